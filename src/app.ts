@@ -1,0 +1,94 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { authRoutes } from './areas/auth/auth.routes.js';
+import { Authenticator } from './areas/auth/auth.service.js';
+import { loadJwtSecret, TokenIssuer } from './areas/auth/tokens.js';
+import { usersRoutes } from './areas/users/users.routes.js';
+import { workspacesRoutes } from './areas/workspaces/workspaces.routes.js';
+import type { Config } from './config.js';
+import type { Database } from './db/index.js';
+import { registerErrorHandling, sendError } from './http/errors.js';
+import { registerOpenApi } from './http/openapi.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { type HttpDeps, registerRequestGate, requestId } from './http/request-context.js';
+import { registerVersioned } from './http/routes.js';
+import { zodValidatorCompiler } from './http/validation.js';
+import { AppError } from './errors.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  /** Shared rate-limit counters (and later, other shared state) when REDIS_URL is set. */
+  redis?: Redis;
+  /** Logger options; tests pass `false`. */
+  logger?: boolean | object;
+}
+
+/** Never log credentials: headers that carry them and body fields that are them. */
+const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', '*.password', '*.token', '*.key', '*.apiKey'];
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    genReqId: requestId,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  // Response schemas document; presenters shape. Plain JSON keeps serialization off the hot path's bill.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  // An empty JSON body (common on DELETE and action POSTs) is no body, not an error.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    parseJson(req, body as string, done);
+  });
+
+  registerErrorHandling(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  await app.register(cors, {
+    origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length ? config.corsOrigins : false,
+    credentials: false,
+    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition'],
+    maxAge: 600,
+  });
+
+  const tokens = new TokenIssuer(loadJwtSecret(config.JWT_SECRET, config.DATA_DIR), config.JWT_TTL_S);
+  const httpDeps: HttpDeps = {
+    database,
+    env: { config, tokens },
+    authenticator: new Authenticator(database.db, tokens),
+    rateLimiter: new RateLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_S, deps.redis),
+  };
+  registerRequestGate(app, httpDeps);
+  await registerOpenApi(app);
+
+  app.get(
+    '/api/health',
+    { config: { public: true, rateLimit: false }, schema: { tags: ['health'], summary: 'Liveness and database reachability' } },
+    async (_req, reply) => {
+      try {
+        await withTimeout(database.ping(), 2000);
+        return { status: 'ok' };
+      } catch {
+        return sendError(reply, new AppError('SERVICE_UNAVAILABLE', 'The database is not answering'));
+      }
+    },
+  );
+
+  registerVersioned(app, httpDeps, [authRoutes, usersRoutes, workspacesRoutes]);
+  return app;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), ms)))]).finally(() => clearTimeout(timer));
+}

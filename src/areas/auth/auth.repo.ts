@@ -1,0 +1,37 @@
+import type { Db } from '../../db/index.js';
+
+export const apiKeysRepo = {
+  insert(db: Db, key: { id: string; userId: string; name: string; keyHash: string; keyPrefix: string }) {
+    return db.insertInto('apiKeys').values(key).returning(['id', 'name', 'createdAt']).executeTakeFirstOrThrow();
+  },
+
+  listForUser(db: Db, userId: string) {
+    return db
+      .selectFrom('apiKeys')
+      .select(['id', 'name', 'keyPrefix', 'createdAt', 'lastUsedAt'])
+      .where('userId', '=', userId)
+      .where('revokedAt', 'is', null)
+      .orderBy('createdAt', 'desc')
+      .execute();
+  },
+
+  /** An unrevoked key by its hash, with its owner. */
+  findActiveByHash(db: Db, keyHash: string) {
+    return db.selectFrom('apiKeys').select(['id', 'userId', 'lastUsedAt']).where('keyHash', '=', keyHash).where('revokedAt', 'is', null).executeTakeFirst();
+  },
+
+  revoke(db: Db, id: string, userId: string, now: Date) {
+    return db
+      .updateTable('apiKeys')
+      .set({ revokedAt: now })
+      .where('id', '=', id)
+      .where('userId', '=', userId)
+      .where('revokedAt', 'is', null)
+      .returning(['id', 'keyHash'])
+      .executeTakeFirst();
+  },
+
+  touch(db: Db, id: string, now: Date) {
+    return db.updateTable('apiKeys').set({ lastUsedAt: now }).where('id', '=', id).execute();
+  },
+};

@@ -1,0 +1,50 @@
+import { ErrorBody } from '../../schema.js';
+import { ctxOf } from '../../http/request-context.js';
+import { type AreaRoutes, BEARER } from '../../http/routes.js';
+import { UserResult } from '../users/users.schema.js';
+import { getMe } from '../users/users.service.js';
+import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyList, ApiKeyParams, LoginBody, LoginResult, SignupBody, SignupResult } from './auth.schema.js';
+import { createApiKey, listApiKeys, login, revokeApiKey, signup } from './auth.service.js';
+import { Deleted } from '../../schema.js';
+
+export const authRoutes: AreaRoutes = (app, deps) => {
+  app.post(
+    '/auth/signup',
+    { config: { public: true }, schema: { tags: ['auth'], summary: 'Create an account', body: SignupBody, response: { 201: SignupResult, 409: ErrorBody } } },
+    async (req, reply) => reply.status(201).send({ data: await signup(ctxOf(req, deps), req.body) }),
+  );
+  app.post(
+    '/auth/login',
+    {
+      config: { public: true },
+      schema: { tags: ['auth'], summary: 'Exchange email and password for a JWT', body: LoginBody, response: { 200: LoginResult, 401: ErrorBody } },
+    },
+    async (req) => ({ data: await login(ctxOf(req, deps), req.body) }),
+  );
+  app.get('/users/me', { schema: { tags: ['users'], summary: 'The calling user', security: BEARER, response: { 200: UserResult } } }, async (req) => ({
+    data: await getMe(ctxOf(req, deps)),
+  }));
+  app.post(
+    '/api-keys',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an API key (the key is shown only in this response)',
+        security: BEARER,
+        body: ApiKeyCreateBody,
+        response: { 201: ApiKeyCreated },
+      },
+    },
+    async (req, reply) => reply.status(201).send({ data: await createApiKey(ctxOf(req, deps), req.body) }),
+  );
+  app.get(
+    '/api-keys',
+    { schema: { tags: ['auth'], summary: 'The caller’s active API keys (never the secret)', security: BEARER, response: { 200: ApiKeyList } } },
+    async (req) => ({ data: await listApiKeys(ctxOf(req, deps)) }),
+  );
+  app.delete(
+    '/api-keys/:id',
+    { schema: { tags: ['auth'], summary: 'Revoke an API key', security: BEARER, params: ApiKeyParams, response: { 200: Deleted } } },
+    async (req) => ({ data: await revokeApiKey(ctxOf(req, deps), deps.authenticator, req.params.id) }),
+  );
+};

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { envelope, Name } from '../../schema.js';
+import { User } from '../users/users.schema.js';
+
+export const Email = z.string().trim().toLowerCase().max(320).pipe(z.email());
+export const Password = z.string().min(8, 'must be at least 8 characters').max(1024);
+
+export const SignupBody = z.object({ email: Email, password: Password, name: Name });
+export const LoginBody = z.object({ email: Email, password: z.string().min(1).max(1024) });
+
+export const SignupResult = envelope(z.object({ user: User, token: z.string() }));
+export const LoginResult = envelope(z.object({ user: User, token: z.string(), expiresAt: z.string() }));
+
+export const ApiKeyCreateBody = z.object({ name: Name.describe('A label to recognise the key by') });
+export const ApiKey = z.object({ id: z.string(), name: z.string(), prefix: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export const ApiKeyCreated = envelope(
+  z.object({ id: z.string(), name: z.string(), key: z.string().describe('The secret; shown only in this response'), createdAt: z.string() }),
+);
+export const ApiKeyList = envelope(z.array(ApiKey));
+export const ApiKeyParams = z.object({ id: z.string().min(1).max(200) });

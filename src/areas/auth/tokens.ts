@@ -1,0 +1,62 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { AppError, unauthorized } from '../../errors.js';
+
+/** Signs and checks session JWTs (HS256). */
+export class TokenIssuer {
+  private readonly key: Uint8Array;
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async issue(userId: string, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+    const iat = Math.floor(now.getTime() / 1000);
+    const exp = iat + this.ttlSeconds;
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuedAt(iat).setExpirationTime(exp).sign(this.key);
+    return { token, expiresAt: new Date(exp * 1000) };
+  }
+
+  /** The user id of a valid token; 401 TOKEN_EXPIRED when expired, 401 UNAUTHORIZED otherwise. */
+  async verify(token: string): Promise<string> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (!payload.sub) throw unauthorized('Token has no subject');
+      return payload.sub;
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED', 'Token has expired; log in again');
+      if (err instanceof AppError) throw err;
+      throw unauthorized('Invalid token');
+    }
+  }
+}
+
+/** JWT_SECRET when set; otherwise a random secret kept under DATA_DIR so restarts keep sessions. */
+export function loadJwtSecret(configured: string | undefined, dataDir: string): string {
+  if (configured) return configured;
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+export const API_KEY_PREFIX = 'kb_';
+
+export function newApiKey(): string {
+  return API_KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** API keys carry 256 random bits, so a fast hash is as safe as a slow one and keeps auth cheap. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function looksLikeJwt(token: string): boolean {
+  return token.split('.').length === 3;
+}

@@ -1,0 +1,47 @@
+import { sql } from 'kysely';
+import { type Ctx, requireActor } from '../../context.js';
+import type { Db } from '../../db/index.js';
+import { forbidden, notFound } from '../../errors.js';
+
+/** Roles, weakest first: viewer reads; editor also writes content; admin also manages members, spaces and settings. */
+export const ROLES = ['viewer', 'editor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+const RANK: Record<Role, number> = { viewer: 1, editor: 2, admin: 3 };
+
+export function roleAtLeast(role: Role | null | undefined, min: Role): boolean {
+  return role != null && RANK[role] >= RANK[min];
+}
+
+const VERB: Record<Role, string> = { viewer: 'read', editor: 'write', admin: 'administer' };
+
+/** 404 when the workspace does not exist, 403 when the actor is not a member or their role is below `min`. */
+export function assertWorkspaceRole(role: Role | null | undefined, min: Role, workspaceId: string): asserts role is Role {
+  if (!role) throw forbidden('You are not a member of this workspace', { workspaceId });
+  if (!roleAtLeast(role, min))
+    throw forbidden(`Your role (${role}) cannot ${VERB[min]} in this workspace; ${min} is needed`, { workspaceId, role, required: min });
+}
+
+export async function memberRole(db: Db, workspaceId: string, userId: string): Promise<{ exists: boolean; role: Role | null }> {
+  const row = await db
+    .selectFrom('workspaces as w')
+    .leftJoin('workspaceMembers as m', (j) => j.onRef('m.workspaceId', '=', 'w.id').on('m.userId', '=', userId))
+    .select(['w.id', 'm.role'])
+    .where('w.id', '=', workspaceId)
+    .executeTakeFirst();
+  return { exists: !!row, role: (row?.role as Role | null) ?? null };
+}
+
+/** The one question every area asks first: may the actor act with at least `min` in this workspace? Returns their role. */
+export async function requireWorkspaceRole(ctx: Ctx, workspaceId: string, min: Role): Promise<Role> {
+  const actor = requireActor(ctx);
+  const { exists, role } = await memberRole(ctx.db, workspaceId, actor.userId);
+  if (!exists) throw notFound('Workspace', workspaceId);
+  assertWorkspaceRole(role, min, workspaceId);
+  return role;
+}
+
+/** Workspaces the user belongs to (for the "only workspace" fallback of the workspace context). */
+export function workspaceIdsOf(db: Db, userId: string, limit = 2) {
+  return db.selectFrom('workspaceMembers').select('workspaceId').where('userId', '=', userId).orderBy(sql`joined_at`).limit(limit).execute();
+}

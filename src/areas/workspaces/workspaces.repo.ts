@@ -1,0 +1,90 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/index.js';
+import type { Role } from './workspaces.policy.js';
+
+const WORKSPACE_COLUMNS = ['w.id', 'w.name', 'w.hostname', 'w.description', 'w.logoUrl', 'w.settings', 'w.createdAt', 'w.updatedAt'] as const;
+const memberCount = sql<number>`(select count(*)::int from workspace_members mc where mc.workspace_id = w.id)`.as('memberCount');
+
+export const workspacesRepo = {
+  /** The workspace with the user's role in it (null for a non-member) and its member count, in one query. */
+  findForUser(db: Db, workspaceId: string, userId: string) {
+    return db
+      .selectFrom('workspaces as w')
+      .leftJoin('workspaceMembers as m', (j) => j.onRef('m.workspaceId', '=', 'w.id').on('m.userId', '=', userId))
+      .select([...WORKSPACE_COLUMNS, 'm.role', memberCount])
+      .where('w.id', '=', workspaceId)
+      .executeTakeFirst();
+  },
+
+  listForUser(db: Db, userId: string) {
+    return db
+      .selectFrom('workspaceMembers as m')
+      .innerJoin('workspaces as w', 'w.id', 'm.workspaceId')
+      .select([...WORKSPACE_COLUMNS, 'm.role', memberCount])
+      .where('m.userId', '=', userId)
+      .orderBy('w.createdAt')
+      .orderBy('w.id')
+      .execute();
+  },
+
+  insert(db: Db, w: { id: string; name: string; hostname: string; description: string | null; logoUrl: string | null; settings: object }) {
+    return db
+      .insertInto('workspaces')
+      .values({ ...w, settings: JSON.stringify(w.settings) })
+      .execute();
+  },
+
+  update(db: Db, id: string, patch: { name?: string; description?: string | null; logoUrl?: string | null; settings?: object }, now: Date) {
+    const { settings, ...rest } = patch;
+    return db
+      .updateTable('workspaces')
+      .set({ ...rest, ...(settings ? { settings: JSON.stringify(settings) } : {}), updatedAt: now })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  listMembers(db: Db, workspaceId: string) {
+    return db
+      .selectFrom('workspaceMembers as m')
+      .innerJoin('users as u', 'u.id', 'm.userId')
+      .select(['u.id', 'u.email', 'u.name', 'u.avatarUrl', 'm.role', 'm.joinedAt'])
+      .where('m.workspaceId', '=', workspaceId)
+      .orderBy('m.joinedAt')
+      .orderBy('u.id')
+      .execute();
+  },
+
+  findMember(db: Db, workspaceId: string, userId: string) {
+    return db
+      .selectFrom('workspaceMembers as m')
+      .innerJoin('users as u', 'u.id', 'm.userId')
+      .select(['u.id', 'u.email', 'u.name', 'u.avatarUrl', 'm.role', 'm.joinedAt'])
+      .where('m.workspaceId', '=', workspaceId)
+      .where('m.userId', '=', userId)
+      .executeTakeFirst();
+  },
+
+  insertMember(db: Db, workspaceId: string, userId: string, role: Role) {
+    return db.insertInto('workspaceMembers').values({ workspaceId, userId, role }).execute();
+  },
+
+  setMemberRole(db: Db, workspaceId: string, userId: string, role: Role) {
+    return db.updateTable('workspaceMembers').set({ role }).where('workspaceId', '=', workspaceId).where('userId', '=', userId).execute();
+  },
+
+  deleteMember(db: Db, workspaceId: string, userId: string) {
+    return db.deleteFrom('workspaceMembers').where('workspaceId', '=', workspaceId).where('userId', '=', userId).execute();
+  },
+
+  /** Locks the workspace's admin rows and counts them, so two concurrent demotions cannot both pass the last-admin rule. */
+  async lockAdminCount(db: Db, workspaceId: string): Promise<number> {
+    const rows = await db
+      .selectFrom('workspaceMembers')
+      .select('userId')
+      .where('workspaceId', '=', workspaceId)
+      .where('role', '=', 'admin')
+      .forUpdate()
+      .execute();
+    return rows.length;
+  },
+};

@@ -1,0 +1,89 @@
+import { ctxOf } from '../../http/request-context.js';
+import { type AreaRoutes, BEARER } from '../../http/routes.js';
+import { Deleted, WorkspaceIdParams } from '../../schema.js';
+import {
+  MemberAddBody,
+  MemberListResult,
+  MemberParams,
+  MemberResult,
+  MemberUpdateBody,
+  WorkspaceCreateBody,
+  WorkspaceListResult,
+  WorkspaceResult,
+  WorkspaceUpdateBody,
+} from './workspaces.schema.js';
+import {
+  addMember,
+  changeMemberRole,
+  createWorkspace,
+  getWorkspace,
+  listMembers,
+  listWorkspaces,
+  removeMember,
+  updateWorkspace,
+} from './workspaces.service.js';
+
+export const workspacesRoutes: AreaRoutes = (app, deps) => {
+  const tags = ['workspaces'];
+  const security = BEARER;
+  app.get(
+    '/workspaces',
+    { schema: { tags, security, summary: 'Workspaces of the caller, with their role', response: { 200: WorkspaceListResult } } },
+    async (req) => ({
+      data: await listWorkspaces(ctxOf(req, deps)),
+    }),
+  );
+  app.get(
+    '/workspaces/:workspaceId',
+    { schema: { tags, security, summary: 'A workspace', params: WorkspaceIdParams, response: { 200: WorkspaceResult } } },
+    async (req) => ({ data: await getWorkspace(ctxOf(req, deps), req.params.workspaceId) }),
+  );
+  app.post(
+    '/workspaces',
+    { schema: { tags, security, summary: 'Create a workspace; the caller becomes its admin', body: WorkspaceCreateBody, response: { 201: WorkspaceResult } } },
+    async (req, reply) => reply.status(201).send({ data: await createWorkspace(ctxOf(req, deps), req.body) }),
+  );
+  app.put(
+    '/workspaces/:workspaceId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Update name, description, logo or settings (admin)',
+        params: WorkspaceIdParams,
+        body: WorkspaceUpdateBody,
+        response: { 200: WorkspaceResult },
+      },
+    },
+    async (req) => ({ data: await updateWorkspace(ctxOf(req, deps), req.params.workspaceId, req.body) }),
+  );
+  app.get(
+    '/workspaces/:workspaceId/members',
+    { schema: { tags, security, summary: 'Members of the workspace', params: WorkspaceIdParams, response: { 200: MemberListResult } } },
+    async (req) => ({ data: await listMembers(ctxOf(req, deps), req.params.workspaceId) }),
+  );
+  app.post(
+    '/workspaces/:workspaceId/members',
+    { schema: { tags, security, summary: 'Add a user as a member (admin)', params: WorkspaceIdParams, body: MemberAddBody, response: { 201: MemberResult } } },
+    async (req, reply) => reply.status(201).send({ data: await addMember(ctxOf(req, deps), req.params.workspaceId, req.body) }),
+  );
+  app.put(
+    '/workspaces/:workspaceId/members/:userId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Change a member’s role (admin; the last admin stays admin)',
+        params: MemberParams,
+        body: MemberUpdateBody,
+        response: { 200: MemberResult },
+      },
+    },
+    async (req) => ({ data: await changeMemberRole(ctxOf(req, deps), req.params.workspaceId, req.params.userId, req.body.role) }),
+  );
+  app.delete(
+    '/workspaces/:workspaceId/members/:userId',
+    { schema: { tags, security, summary: 'Remove a member (admin), or leave the workspace yourself', params: MemberParams, response: { 200: Deleted } } },
+    async (req) => ({ data: await removeMember(ctxOf(req, deps), req.params.workspaceId, req.params.userId) }),
+  );
+};

@@ -1,0 +1,114 @@
+import type { z } from 'zod';
+import { type Ctx, requireActor } from '../../context.js';
+import { isUniqueViolation } from '../../db/index.js';
+import { AppError, alreadyExists, forbidden, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { usersRepo } from '../users/users.repo.js';
+import { DEFAULT_SETTINGS, presentMember, presentWorkspace } from './workspaces.present.js';
+import { assertWorkspaceRole, type Role, requireWorkspaceRole } from './workspaces.policy.js';
+import { workspacesRepo } from './workspaces.repo.js';
+import type { MemberAddBody, WorkspaceCreateBody, WorkspaceUpdateBody } from './workspaces.schema.js';
+
+export async function listWorkspaces(ctx: Ctx) {
+  const actor = requireActor(ctx);
+  const rows = await workspacesRepo.listForUser(ctx.db, actor.userId);
+  return rows.map((r) => presentWorkspace(r, r.role as Role));
+}
+
+export async function getWorkspace(ctx: Ctx, workspaceId: string) {
+  const actor = requireActor(ctx);
+  const row = await workspacesRepo.findForUser(ctx.db, workspaceId, actor.userId);
+  if (!row) throw notFound('Workspace', workspaceId);
+  assertWorkspaceRole(row.role as Role | null, 'viewer', workspaceId);
+  return presentWorkspace(row);
+}
+
+export async function createWorkspace(ctx: Ctx, input: z.infer<typeof WorkspaceCreateBody>) {
+  const actor = requireActor(ctx);
+  const id = newId();
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await workspacesRepo.insert(trx, {
+        id,
+        name: input.name,
+        hostname: input.hostname,
+        description: input.description ?? null,
+        logoUrl: input.logoUrl ?? null,
+        settings: DEFAULT_SETTINGS,
+      });
+      await workspacesRepo.insertMember(trx, id, actor.userId, 'admin');
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw alreadyExists(`Hostname "${input.hostname}" is already taken`, 'hostname');
+    throw err;
+  }
+  return getWorkspace(ctx, id);
+}
+
+export async function updateWorkspace(ctx: Ctx, workspaceId: string, input: z.infer<typeof WorkspaceUpdateBody>) {
+  const actor = requireActor(ctx);
+  const current = await workspacesRepo.findForUser(ctx.db, workspaceId, actor.userId);
+  if (!current) throw notFound('Workspace', workspaceId);
+  assertWorkspaceRole(current.role as Role | null, 'admin', workspaceId);
+  const settings = input.settings ? { ...current.settings, ...stripUndefined(input.settings) } : undefined;
+  await workspacesRepo.update(ctx.db, workspaceId, { name: input.name, description: input.description, logoUrl: input.logoUrl, settings }, ctx.now());
+  return getWorkspace(ctx, workspaceId);
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export async function listMembers(ctx: Ctx, workspaceId: string) {
+  await requireWorkspaceRole(ctx, workspaceId, 'viewer');
+  const rows = await workspacesRepo.listMembers(ctx.db, workspaceId);
+  return rows.map(presentMember);
+}
+
+export async function addMember(ctx: Ctx, workspaceId: string, input: z.infer<typeof MemberAddBody>) {
+  await requireWorkspaceRole(ctx, workspaceId, 'admin');
+  const user = await usersRepo.findById(ctx.db, input.userId);
+  if (!user) throw notFound('User', input.userId);
+  try {
+    await workspacesRepo.insertMember(ctx.db, workspaceId, input.userId, input.role);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw alreadyExists('This user is already a member of the workspace', 'userId');
+    throw err;
+  }
+  return presentMember(await memberOrThrow(ctx, workspaceId, input.userId));
+}
+
+async function memberOrThrow(ctx: Ctx, workspaceId: string, userId: string) {
+  const member = await workspacesRepo.findMember(ctx.db, workspaceId, userId);
+  if (!member) throw notFound('Member', userId);
+  return member;
+}
+
+const lastAdmin = (action: string) =>
+  new AppError('VALIDATION_ERROR', `Cannot ${action} the last admin of the workspace; make another member admin first`, {
+    field: 'userId',
+    reason: 'last_admin',
+  });
+
+export async function changeMemberRole(ctx: Ctx, workspaceId: string, userId: string, role: Role) {
+  await requireWorkspaceRole(ctx, workspaceId, 'admin');
+  await ctx.db.transaction().execute(async (trx) => {
+    const member = await memberOrThrow({ ...ctx, db: trx }, workspaceId, userId);
+    if (member.role === 'admin' && role !== 'admin' && (await workspacesRepo.lockAdminCount(trx, workspaceId)) <= 1) throw lastAdmin('demote');
+    await workspacesRepo.setMemberRole(trx, workspaceId, userId, role);
+  });
+  return presentMember(await memberOrThrow(ctx, workspaceId, userId));
+}
+
+/** Admins remove anyone; any member may remove themselves (leave). The last admin stays. */
+export async function removeMember(ctx: Ctx, workspaceId: string, userId: string) {
+  const actor = requireActor(ctx);
+  const role = await requireWorkspaceRole(ctx, workspaceId, 'viewer');
+  if (role !== 'admin' && userId !== actor.userId) throw forbidden('Only admins can remove other members', { workspaceId });
+  await ctx.db.transaction().execute(async (trx) => {
+    const member = await memberOrThrow({ ...ctx, db: trx }, workspaceId, userId);
+    if (member.role === 'admin' && (await workspacesRepo.lockAdminCount(trx, workspaceId)) <= 1) throw lastAdmin('remove');
+    await workspacesRepo.deleteMember(trx, workspaceId, userId);
+  });
+  return { id: userId, deleted: true as const };
+}

@@ -1,0 +1,35 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { TokenIssuer } from './areas/auth/tokens.js';
+import type { Config } from './config.js';
+import type { Db } from './db/index.js';
+import { unauthorized } from './errors.js';
+
+/** Who is acting: a user, through a JWT or one of their API keys. */
+export interface Actor {
+  userId: string;
+  via: 'jwt' | 'api_key';
+  apiKeyId: string | null;
+}
+
+/** What every service call receives: never a Fastify request. */
+export interface Ctx {
+  db: Db;
+  actor: Actor | null;
+  log: FastifyBaseLogger;
+  now: () => Date;
+  requestId?: string;
+  /** The `x-workspace-id` header, when the request had one: a hint for endpoints that name no workspace. */
+  workspaceHint?: string;
+  /** Process-wide collaborators: settings and the token issuer. */
+  env: ServiceEnv;
+}
+
+export interface ServiceEnv {
+  config: Config;
+  tokens: TokenIssuer;
+}
+
+export function requireActor(ctx: Ctx): Actor {
+  if (!ctx.actor) throw unauthorized();
+  return ctx.actor;
+}

@@ -1,0 +1,87 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { CamelCasePlugin, Kysely, type MigrationProvider, Migrator, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index.js';
+import type { DB } from './types.js';
+
+export type Db = Kysely<DB>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** The embedded engine, when it is PGlite (tests dump and load its data folder). */
+  pglite?: PGlite;
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL server URL; without it PGlite is used. */
+  url?: string;
+  /** PGlite data folder; `undefined` keeps the database in memory. */
+  dataDir?: string;
+  /** A PGlite data-folder tarball to start from (a migrated template, in tests). */
+  loadDataDir?: Blob;
+  poolSize?: number;
+}
+
+// count(*) and bigint columns come back as strings by default; our counts fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+function withPlugins(dialect: PostgresDialect): Db {
+  return new Kysely<DB>({ dialect, plugins: [new CamelCasePlugin()] });
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    pool.on('error', () => {}); // an idle client that dies is replaced; queries report their own errors
+    const db = withPlugins(new PostgresDialect({ pool }));
+    return {
+      db,
+      kind: 'postgres',
+      ping: async () => void (await sql`select 1`.execute(db)),
+      close: () => db.destroy(),
+    };
+  }
+  if (options.dataDir) mkdirSync(path.dirname(path.resolve(options.dataDir)), { recursive: true });
+  const pglite = new PGlite({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    extensions: { pg_trgm },
+  });
+  await pglite.waitReady;
+  const db = withPlugins(new PostgresDialect({ pool: new pg.Pool(createPgConfig(pglite)) }));
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    ping: async () => void (await sql`select 1`.execute(db)),
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the schema up to date; safe to run at every start and from several instances. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  await sql`create extension if not exists pg_trgm`.execute(db);
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** True for a unique-constraint violation (SQLSTATE 23505), optionally on a named constraint or index. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}

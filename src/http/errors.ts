@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode } from '../errors.js';
+
+const CODE_FOR_STATUS: Record<number, ErrorCode> = {
+  400: 'INVALID_PARAMETER',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'INVALID_PARAMETER',
+  406: 'INVALID_PARAMETER',
+  409: 'ALREADY_EXISTS',
+  410: 'DELETED',
+  413: 'VALIDATION_ERROR',
+  415: 'INVALID_PARAMETER',
+  422: 'VALIDATION_ERROR',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Errors of the database connection (not of a query) mean the service is temporarily unavailable. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  if (typeof e?.code === 'string' && (/^08/.test(e.code) || /^57P0/.test(e.code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND'].includes(e.code)))
+    return true;
+  return typeof e?.message === 'string' && /PGlite is closed|Connection terminated|pool.*(ended|closed)/i.test(e.message);
+}
+
+/** Every error, ours or Fastify's, as `AppError`; unknown ones become INTERNAL_ERROR. */
+export function toAppError(err: FastifyError | Error): AppError {
+  if (err instanceof AppError) return err;
+  const fe = err as FastifyError;
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('VALIDATION_ERROR', 'Request body is larger than the server accepts', { field: 'body', reason: 'too_large' }, 413);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('INVALID_PARAMETER', 'Unsupported Content-Type; send application/json', { field: 'content-type', reason: 'unsupported' });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('INVALID_PARAMETER', 'Content-Length does not match the body', { field: 'content-length', reason: 'mismatch' });
+  }
+  if (isDatabaseUnavailable(err)) return new AppError('SERVICE_UNAVAILABLE', 'The database is not answering; try again shortly');
+  const status = fe.statusCode;
+  if (status && status >= 400 && status < 500) {
+    if (err instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+      return new AppError('INVALID_PARAMETER', `Malformed JSON body: ${err.message}`, { field: 'body', reason: 'malformed_json' });
+    return new AppError(CODE_FOR_STATUS[status] ?? 'INVALID_PARAMETER', err.message, {}, status);
+  }
+  return new AppError('INTERNAL_ERROR', 'An unexpected error occurred; it has been logged with the request id');
+}
+
+export function sendError(reply: FastifyReply, err: AppError) {
+  return reply.status(err.status).send({ error: { code: err.code, message: err.message, details: err.details } });
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const appErr = toAppError(err);
+    if (appErr.status >= 500) request.log.error({ err }, 'request failed');
+    else request.log.info({ code: appErr.code, status: appErr.status }, appErr.message);
+    return sendError(reply, appErr);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`, { route: request.url.split('?')[0] })),
+  );
+}

@@ -1,0 +1,51 @@
+import type { Redis } from 'ioredis';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix time (seconds) when the window resets. */
+  resetAt: number;
+  /** Seconds to wait before retrying, when refused. */
+  retryAfter: number;
+}
+
+/**
+ * Fixed-window request counters: in Redis when configured (shared by every instance, with an in-memory
+ * fallback while Redis is unreachable), else in process memory.
+ */
+export class RateLimiter {
+  private readonly limiter: RateLimiterAbstract;
+  constructor(
+    readonly max: number,
+    windowSeconds: number,
+    redis?: Redis,
+    keyPrefix = 'kb-rl',
+  ) {
+    const memory = new RateLimiterMemory({ points: max, duration: windowSeconds, keyPrefix });
+    this.limiter = redis
+      ? new RateLimiterRedis({ storeClient: redis, points: max, duration: windowSeconds, keyPrefix, insuranceLimiter: memory, useRedisPackage: false })
+      : memory;
+  }
+
+  async hit(key: string, now = Date.now()): Promise<RateDecision> {
+    try {
+      const res = await this.limiter.consume(key, 1);
+      return this.decision(true, res, now);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return this.decision(false, rejection, now);
+      throw rejection;
+    }
+  }
+
+  private decision(allowed: boolean, res: RateLimiterRes, now: number): RateDecision {
+    return {
+      allowed,
+      limit: this.max,
+      remaining: Math.max(0, res.remainingPoints),
+      resetAt: Math.ceil((now + res.msBeforeNext) / 1000),
+      retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    };
+  }
+}

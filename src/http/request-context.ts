@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Authenticator } from '../areas/auth/auth.service.js';
+import type { Actor, Ctx, ServiceEnv } from '../context.js';
+import type { Database } from '../db/index.js';
+import { AppError, unauthorized } from '../errors.js';
+import { newId } from '../ids.js';
+import type { RateLimiter } from './rate-limit.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without credentials (signup, login, health, docs). */
+    public?: boolean;
+    /** `false` exempts the route from rate limiting (health). */
+    rateLimit?: boolean;
+  }
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+export interface HttpDeps {
+  database: Database;
+  env: ServiceEnv;
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Keeps a well-formed incoming `X-Request-Id`, else makes one. */
+export function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : newId();
+}
+
+function bearerOf(request: FastifyRequest): string | null | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+/**
+ * One onRequest hook, in this order: who is calling (a bad credential is remembered, not thrown yet), the rate
+ * limit for that caller (per key or user, else per address), then 401 for a protected route without a valid caller.
+ * So credential guessing is rate limited too, and every response carries the X-RateLimit headers.
+ */
+export function registerRequestGate(app: FastifyInstance, deps: HttpDeps) {
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    const bearer = bearerOf(request);
+    let authError: AppError | null = null;
+    if (bearer === null) authError = unauthorized('Malformed Authorization header: expected "Bearer <token>"');
+    else if (bearer !== undefined) {
+      try {
+        request.actor = await deps.authenticator.authenticate(bearer);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        authError = err;
+      }
+    }
+    const config = request.routeOptions.config;
+    if (config?.rateLimit !== false) {
+      const actor = request.actor;
+      const key = actor ? (actor.apiKeyId ? `k:${actor.apiKeyId}` : `u:${actor.userId}`) : `ip:${request.ip}`;
+      const d = await deps.rateLimiter.hit(key);
+      reply.header('x-ratelimit-limit', d.limit).header('x-ratelimit-remaining', d.remaining).header('x-ratelimit-reset', d.resetAt);
+      if (!d.allowed) {
+        reply.header('retry-after', d.retryAfter);
+        throw new AppError('RATE_LIMITED', `Too many requests; retry in ${d.retryAfter} s`, { limit: d.limit, retryAfter: d.retryAfter });
+      }
+    }
+    if (request.is404 || config?.public) return;
+    if (authError) throw authError;
+    if (!request.actor) throw unauthorized('Missing credentials: send "Authorization: Bearer <API key or JWT>"');
+  });
+}
+
+/** The service context of a request. */
+export function ctxOf(request: FastifyRequest, deps: HttpDeps): Ctx {
+  const hint = request.headers['x-workspace-id'];
+  return {
+    db: deps.database.db,
+    actor: request.actor,
+    log: request.log,
+    now: () => new Date(),
+    requestId: request.id,
+    workspaceHint: typeof hint === 'string' && hint ? hint : undefined,
+    env: deps.env,
+  };
+}

@@ -1,0 +1,34 @@
+import { Redis } from 'ioredis';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { migrateToLatest, openDatabase } from './db/index.js';
+import path from 'node:path';
+
+/** Opens the database (migrating it), builds the app and listens; stops cleanly on SIGINT/SIGTERM. */
+export async function serve(config: Config) {
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: path.join(config.DATA_DIR, 'pgdata') });
+  await migrateToLatest(database.db);
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
+  redis?.on('error', () => {}); // the rate limiter falls back to memory while Redis is away
+  const app = await buildApp({ config, database, redis });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests
+      redis?.disconnect();
+      await database.close(); // PGlite flushes and closes its files
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  const address = await app.listen({ host: config.HOST, port: config.PORT });
+  console.log(`kb service listening on ${address}/api (database: ${database.kind})`);
+  return app;
+}

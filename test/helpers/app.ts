@@ -1,0 +1,95 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Redis } from 'ioredis';
+import pg from 'pg';
+import { inject as vitestInject } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { type Database, openDatabase } from '../../src/db/index.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** Inject a request; `token` becomes the bearer credential, `body` is sent as JSON. */
+  request(opts: RequestOptions): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  method?: InjectOptions['method'];
+  url: string;
+  token?: string;
+  body?: unknown;
+  query?: Record<string, string | string[]>;
+  headers?: Record<string, string>;
+}
+
+export interface Response {
+  status: number;
+  headers: LightMyRequestResponse['headers'];
+  body: any;
+  raw: LightMyRequestResponse;
+}
+
+let fileCounter = 0;
+
+/** A copy of the migrated template database for this test file: PGlite in memory, or a new PostgreSQL database. */
+export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const template = vitestInject('dbTemplate');
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const blob = new Blob([readFileSync(template)]);
+    const database = await openDatabase({ loadDataDir: blob });
+    return { database, drop: async () => {} };
+  }
+  const name = `kb_t_${process.ppid}_${process.pid}_${++fileCounter}_${Date.now() % 1e6}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${template}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = await openDatabase({ url: target.toString(), poolSize: 5 });
+  return {
+    database,
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}, extra: { redis?: Redis } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-data-'));
+  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent' }, overrides);
+  const { database, drop } = await openTestDatabase();
+  const app = await buildApp({ config, database, redis: extra.redis, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async request({ method = 'GET', url, token, body, query, headers = {} }) {
+      const h: Record<string, string> = { ...headers };
+      if (token) h.authorization = `Bearer ${token}`;
+      const raw = await app.inject({
+        method,
+        url,
+        query,
+        headers: h,
+        ...(body === undefined ? {} : typeof body === 'string' ? { payload: body } : { payload: body as object }),
+      });
+      let parsed: unknown = raw.body;
+      if (String(raw.headers['content-type'] ?? '').includes('json') && raw.body) parsed = JSON.parse(raw.body);
+      return { status: raw.statusCode, headers: raw.headers, body: parsed, raw };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
