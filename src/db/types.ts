@@ -1,9 +1,9 @@
-import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ColumnType, Selectable } from 'kysely';
 
 /** Table types as Kysely sees them (camelCase; the CamelCasePlugin maps to snake_case columns). */
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
-type Json<T = Record<string, unknown>> = ColumnType<T, string, string>;
+export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+export type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+export type Json<T = Record<string, unknown>> = ColumnType<T, string, string>;
 
 export interface UserTable {
   id: string;
@@ -44,27 +44,18 @@ export interface WorkspaceMemberTable {
   joinedAt: CreatedAt;
 }
 
-export interface JobTable {
-  id: string;
-  workspaceId: string | null;
-  kind: string;
-  payload: Json;
-  status: Generated<'queued' | 'running' | 'done' | 'failed' | 'cancelled'>;
-  attempts: Generated<number>;
-  maxAttempts: Generated<number>;
-  runAt: ColumnType<Date, Date | string | undefined, Date | string>;
-  leaseUntil: Date | null;
-  lastError: string | null;
-  createdAt: CreatedAt;
-  updatedAt: UpdatedAt;
-}
-
-export interface DB {
+export interface FoundationTables {
   users: UserTable;
   apiKeys: ApiKeyTable;
   workspaces: WorkspaceTable;
   workspaceMembers: WorkspaceMemberTable;
 }
+
+/**
+ * Every table. Each area declares its own tables in `src/db/tables/<area>.ts` (an interface `<Area>Tables`)
+ * and adds it to this list.
+ */
+export interface DB extends FoundationTables {}
 
 export type UserRow = Selectable<UserTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;
