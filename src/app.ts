@@ -4,26 +4,46 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { authRoutes } from './areas/auth/auth.routes.js';
 import { Authenticator } from './areas/auth/auth.service.js';
-import { loadJwtSecret, TokenIssuer } from './areas/auth/tokens.js';
 import { usersRoutes } from './areas/users/users.routes.js';
+import { pagesRoutes } from './areas/pages/pages.routes.js';
+import { spacesRoutes } from './areas/spaces/spaces.routes.js';
+import { groupsRoutes } from './areas/groups/groups.routes.js';
+import { commentsRoutes } from './areas/comments/comments.routes.js';
+import { attachmentsRoutes } from './areas/attachments/attachments.routes.js';
 import { workspacesRoutes } from './areas/workspaces/workspaces.routes.js';
+import { goalsRoutes } from './areas/goals/goals.routes.js';
+import { researchRoutes } from './areas/research/research.routes.js';
+import { projectsRoutes } from './areas/projects/projects.routes.js';
+import { tasksRoutes } from './areas/tasks/tasks.routes.js';
+import { searchRoutes } from './areas/search/search.routes.js';
+import { memoryRoutes } from './areas/memory/memory.routes.js';
+import { knowledgeRoutes } from './areas/knowledge/knowledge.routes.js';
+import { registerBugReports } from './areas/bug-reports/bug-reports.routes.js';
+import { localSyncRoutes } from './areas/local-sync/local-sync.routes.js';
+import { createServiceEnv } from './env.js';
+import type { ServiceEnv } from './context.js';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
-import { registerErrorHandling, sendError } from './http/errors.js';
+import { frameworkErrors, registerErrorHandling, sendError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { type HttpDeps, registerRequestGate, requestId } from './http/request-context.js';
-import { registerVersioned } from './http/routes.js';
+import { registerVersioned, typed } from './http/routes.js';
 import { zodValidatorCompiler } from './http/validation.js';
 import { AppError } from './errors.js';
+import { registerMcp } from './mcp/index.js';
 
 export interface AppDeps {
+  /** Settings and collaborators shared with background jobs; made from `config` when absent. */
+  env?: ServiceEnv;
   config: Config;
   database: Database;
   /** Shared rate-limit counters (and later, other shared state) when REDIS_URL is set. */
   redis?: Redis;
-  /** Logger options; tests pass `false`. */
+  /** Logger options, merged over the defaults (level, redaction); `false` for none (tests). */
   logger?: boolean | object;
+  /** Prefix of the rate-limit counter keys (tests isolate their counters in a shared Redis). */
+  rateLimitKeyPrefix?: string;
 }
 
 /** Never log credentials: headers that carry them and body fields that are them. */
@@ -32,11 +52,15 @@ const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'req.headers[
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
-    logger: deps.logger ?? { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger:
+      deps.logger === false
+        ? false
+        : { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' }, ...(typeof deps.logger === 'object' ? deps.logger : {}) },
     genReqId: requestId,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors,
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   // Response schemas document; presenters shape. Plain JSON keeps serialization off the hot path's bill.
@@ -61,12 +85,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxAge: 600,
   });
 
-  const tokens = new TokenIssuer(loadJwtSecret(config.JWT_SECRET, config.DATA_DIR), config.JWT_TTL_S);
+  const env = deps.env ?? createServiceEnv(config);
   const httpDeps: HttpDeps = {
     database,
-    env: { config, tokens },
-    authenticator: new Authenticator(database.db, tokens),
-    rateLimiter: new RateLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_S, deps.redis),
+    env,
+    authenticator: new Authenticator(database.db, env.tokens),
+    rateLimiter: new RateLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_S, deps.redis, deps.rateLimitKeyPrefix),
   };
   registerRequestGate(app, httpDeps);
   await registerOpenApi(app);
@@ -84,7 +108,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   );
 
-  registerVersioned(app, httpDeps, [authRoutes, usersRoutes, workspacesRoutes]);
+  registerVersioned(app, httpDeps, [authRoutes, usersRoutes, workspacesRoutes, projectsRoutes, tasksRoutes, spacesRoutes, groupsRoutes, searchRoutes, pagesRoutes, commentsRoutes, attachmentsRoutes, memoryRoutes, knowledgeRoutes]);
+  app.register(async (scope) => goalsRoutes(typed(scope), httpDeps), { prefix: '/api' });
+  app.register(async (scope) => researchRoutes(typed(scope), httpDeps), { prefix: '/api' });
+  app.register(async (scope) => localSyncRoutes(typed(scope), httpDeps), { prefix: '/api' });
+  registerBugReports(app, httpDeps, deps.redis, deps.rateLimitKeyPrefix);
+  registerMcp(app, httpDeps, app.bugReports.journeys);
   return app;
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TokenIssuer } from './areas/auth/tokens.js';
+import type { BlobStore } from './blobs/blob-store.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { unauthorized } from './errors.js';
@@ -27,6 +28,8 @@ export interface Ctx {
 export interface ServiceEnv {
   config: Config;
   tokens: TokenIssuer;
+  /** Attachment bytes (disk under DATA_DIR/blobs by default). */
+  blobs: BlobStore;
 }
 
 export function requireActor(ctx: Ctx): Actor {

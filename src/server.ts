@@ -2,6 +2,8 @@ import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
+import { createServiceEnv } from './env.js';
+import { startBackground } from './jobs/runtime.js';
 import path from 'node:path';
 
 /** Opens the database (migrating it), builds the app and listens; stops cleanly on SIGINT/SIGTERM. */
@@ -10,14 +12,21 @@ export async function serve(config: Config) {
   await migrateToLatest(database.db);
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', () => {}); // the rate limiter falls back to memory while Redis is away
-  const app = await buildApp({ config, database, redis });
+  const env = createServiceEnv(config);
+  const app = await buildApp({ config, database, redis, env });
+  // Workers run inside the server unless WORKERS=0 (then run them with `npm run worker`).
+  const background = config.WORKERS > 0 ? startBackground(database.db, env, config.WORKERS, app.log) : null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     try {
+      // Keep-alive sockets of requests that finish during the drain would hold close() open for keepAliveTimeout (72 s).
+      const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
       await app.close(); // stops accepting, waits for in-flight requests
+      await background?.stop(); // lets running jobs finish (a job cut off by a crash is re-run when its lease expires)
+      clearInterval(reaper);
       redis?.disconnect();
       await database.close(); // PGlite flushes and closes its files
       process.exit(0);

@@ -1,4 +1,15 @@
 import type { ColumnType, Selectable } from 'kysely';
+import type { BugReportsTables } from './tables/bug-reports.js';
+import type { JobTables } from './tables/jobs.js';
+import type { PagesTables } from './tables/pages.js';
+import type { SpacesTables } from './tables/spaces.js';
+import type { CommentsTables } from './tables/comments.js';
+import type { AttachmentsTables } from './tables/attachments.js';
+import type { GoalsTables } from './tables/goals.js';
+import type { TasksTables } from './tables/tasks.js';
+import type { ResearchTables } from './tables/research.js';
+import type { MemoryTables } from './tables/memory.js';
+import type { LocalSyncTables } from './tables/local-sync.js';
 
 /** Table types as Kysely sees them (camelCase; the CamelCasePlugin maps to snake_case columns). */
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -55,7 +66,7 @@ export interface FoundationTables {
  * Every table. Each area declares its own tables in `src/db/tables/<area>.ts` (an interface `<Area>Tables`)
  * and adds it to this list.
  */
-export interface DB extends FoundationTables {}
+export interface DB extends FoundationTables, JobTables, PagesTables, SpacesTables, TasksTables, GoalsTables, CommentsTables, AttachmentsTables, ResearchTables, BugReportsTables, LocalSyncTables, MemoryTables {}
 
 export type UserRow = Selectable<UserTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;

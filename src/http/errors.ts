@@ -22,7 +22,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   if (typeof e?.code === 'string' && (/^08/.test(e.code) || /^57P0/.test(e.code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND'].includes(e.code)))
     return true;
-  return typeof e?.message === 'string' && /PGlite is closed|Connection terminated|pool.*(ended|closed)/i.test(e.message);
+  return typeof e?.message === 'string' && /PGlite is closed|Connection terminated|pool.*(ended|closed)|driver has already been destroyed/i.test(e.message);
 }
 
 /** Every error, ours or Fastify's, as `AppError`; unknown ones become INTERNAL_ERROR. */
@@ -34,10 +34,17 @@ export function toAppError(err: FastifyError | Error): AppError {
       return new AppError('VALIDATION_ERROR', 'Request body is larger than the server accepts', { field: 'body', reason: 'too_large' }, 413);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('INVALID_PARAMETER', 'Unsupported Content-Type; send application/json', { field: 'content-type', reason: 'unsupported' });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('NOT_FOUND', 'Nothing found: a path parameter is longer than any id', { field: 'path', reason: 'not_found' });
+    case 'FST_ERR_BAD_URL':
+      return new AppError('INVALID_PARAMETER', 'The URL is not validly percent-encoded', { field: 'url', reason: 'malformed_url' });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('INVALID_PARAMETER', 'Content-Length does not match the body', { field: 'content-length', reason: 'mismatch' });
   }
   if (isDatabaseUnavailable(err)) return new AppError('SERVICE_UNAVAILABLE', 'The database is not answering; try again shortly');
+  // Text PostgreSQL cannot store (a NUL character) that reached a query past the validator.
+  if (fe.code === '22021' || fe.code === '22P05')
+    return new AppError('VALIDATION_ERROR', 'Text contains a character that cannot be stored (NUL)', { field: 'body', reason: 'invalid_character' });
   const status = fe.statusCode;
   if (status && status >= 400 && status < 500) {
     if (err instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
@@ -49,6 +56,12 @@ export function toAppError(err: FastifyError | Error): AppError {
 
 export function sendError(reply: FastifyReply, err: AppError) {
   return reply.status(err.status).send({ error: { code: err.code, message: err.message, details: err.details } });
+}
+
+/** The router's own errors, raised before any hook runs (a path parameter past its length limit, an undecodable URL). */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  return sendError(reply, toAppError(err));
 }
 
 export function registerErrorHandling(app: FastifyInstance) {

@@ -22,11 +22,33 @@ export function validationError(part: HttpPart, issues: z.core.$ZodIssue[], data
   const all = issues.map(describe);
   const first = issues[0];
   const { field, reason } = all[0];
-  const missing = first.code === 'invalid_type' && first.path.length > 0 && valueAt(data, first.path) === undefined;
+  const missing = (first.code === 'invalid_type' || first.code === 'invalid_value') && first.path.length > 0 && valueAt(data, first.path) === undefined;
   const where = part === 'querystring' ? 'query parameter' : part === 'params' ? 'path parameter' : 'field';
   if (missing) return new AppError('MISSING_REQUIRED', `Missing required ${where} "${field}"`, { field, reason: 'required', issues: all });
   if (part === 'body') return new AppError('VALIDATION_ERROR', `Invalid ${where} "${field}": ${reason}`, { field, reason, issues: all });
   return new AppError('INVALID_PARAMETER', `Invalid ${where} "${field}": ${reason}`, { field, reason, issues: all });
+}
+
+/** Path of the first string holding a NUL character (PostgreSQL cannot store one), or null. */
+function nulPath(data: unknown): PropertyKey[] | null {
+  const stack: [unknown, PropertyKey[]][] = [[data, []]];
+  while (stack.length) {
+    const [v, at] = stack.pop() as [unknown, PropertyKey[]];
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return at;
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) stack.push([child, [...at, k]]);
+    }
+  }
+  return null;
+}
+
+/**
+ * A path parameter is an id: one the schema refuses (too long, a NUL character) names nothing, so 404 whatever
+ * its shape, never 400.
+ */
+function paramsNotFound(field: string): AppError {
+  return new AppError('NOT_FOUND', `Nothing found for path parameter "${field}"`, { field, reason: 'not_found' });
 }
 
 /** Validates each part of a request with its zod schema, returning the parsed (coerced, defaulted) value. */
@@ -34,7 +56,17 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema, httpPart }) =>
   (data) => {
     const input = httpPart === 'body' && (data === undefined || data === null) ? {} : data;
+    const nul = nulPath(input);
+    if (nul) {
+      const field = nul.map(String).join('.') || String(httpPart);
+      if (httpPart === 'params') return { error: paramsNotFound(field) };
+      const reason = 'must not contain NUL characters';
+      const code = httpPart === 'body' ? 'VALIDATION_ERROR' : 'INVALID_PARAMETER';
+      return { error: new AppError(code, `Invalid ${httpPart === 'body' ? 'field' : 'parameter'} "${field}": ${reason}`, { field, reason }) };
+    }
     const result = schema.safeParse(input);
+    if (!result.success && httpPart === 'params' && result.error.issues.every((i) => i.code === 'too_big' && i.origin === 'string'))
+      return { error: paramsNotFound(result.error.issues[0].path.map(String).join('.') || 'params') };
     if (result.success) return { value: result.data };
     return { error: validationError((httpPart ?? 'body') as HttpPart, result.error.issues, input) };
   };

@@ -25,6 +25,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | string[]>;
   headers?: Record<string, string>;
+  /** The client address the app sees (default 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 export interface Response {
@@ -61,30 +63,62 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   };
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}, extra: { redis?: Redis } = {}): Promise<TestApp> {
+export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret';
+
+/** Extra dependencies of a test app: a shared Redis, logger options (default none), a rate-limit key prefix. */
+export interface TestAppExtra {
+  redis?: Redis;
+  logger?: boolean | object;
+  rateLimitKeyPrefix?: string;
+}
+
+/** `request` of a TestApp, for any Fastify instance (a second app over the same database, say). */
+export function requester(app: FastifyInstance): TestApp['request'] {
+  return async ({ method = 'GET', url, token, body, query, headers = {}, remoteAddress }) => {
+    const h: Record<string, string> = { ...headers };
+    if (token) h.authorization = `Bearer ${token}`;
+    const raw = await app.inject({
+      method,
+      url,
+      query,
+      headers: h,
+      ...(remoteAddress ? { remoteAddress } : {}),
+      ...(body === undefined ? {} : typeof body === 'string' ? { payload: body } : { payload: body as object }),
+    });
+    let parsed: unknown = raw.body;
+    if (String(raw.headers['content-type'] ?? '').includes('json') && raw.body) parsed = JSON.parse(raw.body);
+    return { status: raw.statusCode, headers: raw.headers, body: parsed, raw };
+  };
+}
+
+/** Another app over the same database and settings as `t` (for several instances sharing state); close it yourself. */
+export async function siblingApp(
+  t: TestApp,
+  extra: TestAppExtra = {},
+  overrides: Partial<Config> = {},
+): Promise<{ app: FastifyInstance; request: TestApp['request'] }> {
+  const app = await buildApp({
+    config: { ...t.config, ...overrides },
+    database: t.database,
+    redis: extra.redis,
+    logger: extra.logger ?? false,
+    rateLimitKeyPrefix: extra.rateLimitKeyPrefix,
+  });
+  await app.ready();
+  return { app, request: requester(app) };
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}, extra: TestAppExtra = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-data-'));
-  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent' }, overrides);
+  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent' }, overrides);
   const { database, drop } = await openTestDatabase();
-  const app = await buildApp({ config, database, redis: extra.redis, logger: false });
+  const app = await buildApp({ config, database, redis: extra.redis, logger: extra.logger ?? false, rateLimitKeyPrefix: extra.rateLimitKeyPrefix });
   await app.ready();
   return {
     app,
     database,
     config,
-    async request({ method = 'GET', url, token, body, query, headers = {} }) {
-      const h: Record<string, string> = { ...headers };
-      if (token) h.authorization = `Bearer ${token}`;
-      const raw = await app.inject({
-        method,
-        url,
-        query,
-        headers: h,
-        ...(body === undefined ? {} : typeof body === 'string' ? { payload: body } : { payload: body as object }),
-      });
-      let parsed: unknown = raw.body;
-      if (String(raw.headers['content-type'] ?? '').includes('json') && raw.body) parsed = JSON.parse(raw.body);
-      return { status: raw.statusCode, headers: raw.headers, body: parsed, raw };
-    },
+    request: requester(app),
     async close() {
       await app.close();
       await database.close();

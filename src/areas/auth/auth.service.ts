@@ -85,6 +85,8 @@ interface CachedKey {
  */
 export class Authenticator {
   private readonly cache = new Map<string, CachedKey>();
+  /** Users whose existence was checked recently (JWT callers), until when. */
+  private readonly users = new Map<string, number>();
   constructor(
     private readonly db: Db,
     private readonly tokens: TokenIssuer,
@@ -94,8 +96,23 @@ export class Authenticator {
 
   async authenticate(bearer: string, now = Date.now()): Promise<Actor> {
     if (bearer.startsWith(API_KEY_PREFIX)) return this.fromApiKey(bearer, now);
-    if (looksLikeJwt(bearer)) return { userId: await this.tokens.verify(bearer), via: 'jwt', apiKeyId: null };
+    if (looksLikeJwt(bearer)) return this.fromJwt(bearer, now);
     throw unauthorized('Malformed credential: expected an API key or a JWT');
+  }
+
+  /** A valid token of an account that no longer exists (a reset database keeps its JWT secret) is refused, not a 404 or 500 later. */
+  private async fromJwt(token: string, now: number): Promise<Actor> {
+    const userId = await this.tokens.verify(token);
+    const knownUntil = this.users.get(userId);
+    if (knownUntil === undefined || knownUntil < now) {
+      if (!(await usersRepo.findById(this.db, userId))) {
+        this.users.delete(userId);
+        throw unauthorized('The account of this token does not exist');
+      }
+      if (this.users.size > 10_000) this.users.clear();
+      this.users.set(userId, now + this.cacheMs);
+    }
+    return { userId, via: 'jwt', apiKeyId: null };
   }
 
   forget(keyHash: string) {

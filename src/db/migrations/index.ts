@@ -1,7 +1,29 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation.js';
+import * as m0002 from './0002_spaces.js';
+import * as m0003 from './0003_pages.js';
+import * as m0004 from './0004_tasks.js';
+import * as m0005 from './0005_comments_attachments.js';
+import * as m0006 from './0006_search.js';
+import * as m0007 from './0007_jobs.js';
+import * as m0008 from './0008_bug_reports.js';
+import * as m0009 from './0009_research.js';
+import * as m0010 from './0010_local_sync.js';
+import * as m0011 from './0011_memory.js';
+import * as m0012 from './0012_search_stats.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
+  '0002_spaces': m0002,
+  '0003_pages': m0003,
+  '0004_tasks': m0004,
+  '0005_comments_attachments': m0005,
+  '0006_search': m0006,
+  '0007_jobs': m0007,
+  '0008_bug_reports': m0008,
+  '0009_research': m0009,
+  '0010_local_sync': m0010,
+  '0011_memory': m0011,
+  '0012_search_stats': m0012,
 };

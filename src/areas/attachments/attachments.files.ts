@@ -1,0 +1,66 @@
+import { create as contentDisposition } from 'content-disposition';
+import { validation } from '../../errors.js';
+
+/**
+ * File names, Base64 and download headers: the rules that keep user-given names and types from doing harm.
+ */
+
+/** Control characters, and the bidirectional overrides that can disguise an extension ("txt.exe" shown as "exe.txt"). */
+const UNSAFE_CHARS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * The display name kept for an upload: the last segment of the given name (so `../../etc/passwd` and
+ * `C:\Users\me\a.txt` keep `passwd` and `a.txt`), NFC-normalised, without control characters, at most 255 characters.
+ * It is only ever shown and put in a Content-Disposition header, never used as a path.
+ */
+export function cleanFilename(raw: string): string {
+  const last = raw.split(/[/\\]/).pop() ?? '';
+  const name = last.normalize('NFC').replace(UNSAFE_CHARS, '').trim().slice(0, 255);
+  if (!name || name === '.' || name === '..') throw validation('filename', 'empty', 'filename must name a file (not empty, not only a path)');
+  return name;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The decoded size of well-formed Base64, without decoding it. */
+export function base64Size(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return (data.length / 4) * 3 - padding;
+}
+
+/**
+ * Strict standard Base64 (RFC 4648 §4): the alphabet, length a multiple of 4, `=` padding only at the end, and the
+ * unused bits of the last quantum zero (so every byte string has exactly one accepted spelling). No whitespace, no
+ * URL-safe alphabet, no data: prefix. 422 on anything else; 422 past `maxBytes` before decoding.
+ */
+export function decodeBase64Strict(data: string, maxBytes: number): Buffer {
+  if (data.length % 4 !== 0 || !BASE64.test(data))
+    throw validation('data', 'invalid_base64', 'data must be standard Base64 with padding (RFC 4648), without whitespace');
+  const tail = data.slice(-4);
+  if (tail && Buffer.from(tail, 'base64').toString('base64') !== tail)
+    throw validation('data', 'invalid_base64', 'data is not canonical Base64: the unused bits of its last group must be zero');
+  if (base64Size(data) > maxBytes) throw tooLarge(maxBytes);
+  return Buffer.from(data, 'base64');
+}
+
+export const tooLarge = (maxBytes: number) => validation('data', 'too_large', `The file is larger than the limit of ${maxBytes} bytes (MAX_ATTACHMENT_BYTES)`);
+
+/**
+ * Types a browser may show in its own tab without running anything: common raster images, PDF and plain text
+ * (with `X-Content-Type-Options: nosniff`). Everything else, HTML, SVG, XML and JavaScript above all, is served as an
+ * attachment download.
+ */
+const INLINE_SAFE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'application/pdf', 'text/plain']);
+
+export function essenceOf(contentType: string): string {
+  return contentType.split(';')[0].trim().toLowerCase();
+}
+
+export function dispositionType(contentType: string): 'inline' | 'attachment' {
+  return INLINE_SAFE.has(essenceOf(contentType)) ? 'inline' : 'attachment';
+}
+
+/** `inline|attachment; filename="<ASCII fallback>"; filename*=UTF-8''<percent-encoded>` (RFC 6266 and 8187). */
+export function contentDispositionHeader(filename: string, contentType: string): string {
+  return contentDisposition(filename, { type: dispositionType(contentType) });
+}

@@ -1,0 +1,147 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { missingRequired } from '../../errors.js';
+import { type HttpDeps, ctxOf } from '../../http/request-context.js';
+import { type AreaRoutes, BEARER, typed } from '../../http/routes.js';
+import { validationError } from '../../http/validation.js';
+import { Deleted, Id } from '../../schema.js';
+import { contentDispositionHeader } from './attachments.files.js';
+import {
+  AttachmentListQuery,
+  AttachmentListResult,
+  AttachmentParams,
+  AttachmentReadQuery,
+  AttachmentResult,
+  AttachmentUploadBody,
+  ContentType,
+  Filename,
+} from './attachments.schema.js';
+import { deleteAttachment, getAttachment, listAttachments, openAttachment, uploadAttachment, uploadAttachmentStream } from './attachments.service.js';
+
+/** The text fields of a multipart upload; `filename` and `contentType` default to those of the file part. */
+const MultipartFields = z.object({ pageId: Id, workspaceId: Id, filename: Filename, contentType: ContentType });
+
+/**
+ * `multipart/form-data` upload: text fields `pageId` and `workspaceId` (and optionally `filename`, `contentType`)
+ * must come before the part named `file`, so access is checked before a byte is stored; the file is streamed to the
+ * blob store, never held whole in memory.
+ */
+async function multipartUpload(req: FastifyRequest, deps: HttpDeps) {
+  const fields: Record<string, string> = {};
+  let result: Awaited<ReturnType<typeof uploadAttachmentStream>> | undefined;
+  for await (const part of req.parts()) {
+    if (part.type === 'field') {
+      if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+      continue;
+    }
+    if (part.fieldname !== 'file' || result) {
+      part.file.resume();
+      throw validationError('body', [{ code: 'custom', path: [part.fieldname], message: 'only one file, in the part named "file"', input: undefined }], {});
+    }
+    const meta = MultipartFields.safeParse({ filename: part.filename, contentType: part.mimetype, ...fields });
+    if (!meta.success) {
+      part.file.resume();
+      throw validationError('body', meta.error.issues, fields);
+    }
+    result = await uploadAttachmentStream(ctxOf(req, deps), meta.data, part.file);
+  }
+  if (!result) throw missingRequired('file', 'Missing the part named "file"');
+  return result;
+}
+
+export const attachmentsRoutes: AreaRoutes = (parent, deps) => {
+  // Multipart parsing only for this area's routes (an encapsulated scope).
+  parent.register(async (scope) => {
+    await scope.register(multipart, {
+      // One more byte than allowed, so that the blob store (not a silent truncation) reports a file past the limit.
+      limits: { fileSize: deps.env.config.MAX_ATTACHMENT_BYTES + 1, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
+      throwFileSizeLimit: false,
+    });
+    const app = typed(scope);
+    const tags = ['attachments'];
+    const security = BEARER;
+    app.get(
+      '/attachments',
+      { schema: { tags, security, summary: 'Attachments of a page', querystring: AttachmentListQuery, response: { 200: AttachmentListResult } } },
+      async (req) => ({ data: await listAttachments(ctxOf(req, deps), req.query) }),
+    );
+    app.get(
+      '/attachments/:attachmentId',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'An attachment’s record',
+          params: AttachmentParams,
+          querystring: AttachmentReadQuery,
+          response: { 200: AttachmentResult },
+        },
+      },
+      async (req) => ({ data: await getAttachment(ctxOf(req, deps), req.params.attachmentId, req.query.workspaceId) }),
+    );
+    app.post(
+      '/attachments',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Upload a file to a page (editor)',
+          description:
+            'JSON with the bytes as Base64 in `data`, or `multipart/form-data` with text fields `pageId`, `workspaceId` ' +
+            '(optional `filename`, `contentType`) before a file part named `file`, for large files (streamed).',
+          body: AttachmentUploadBody,
+          response: { 201: AttachmentResult },
+        },
+        // A multipart upload is handled here, before the JSON body schema would refuse it.
+        preValidation: async (req, reply) => {
+          if (!req.isMultipart()) return;
+          const data = await multipartUpload(req, deps);
+          return reply.status(201).send({ data });
+        },
+      },
+      async (req, reply) => reply.status(201).send({ data: await uploadAttachment(ctxOf(req, deps), req.body) }),
+    );
+    app.get(
+      '/attachments/:attachmentId/download',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'The file’s bytes',
+          description:
+            'Streams the bytes with their Content-Type, Content-Length and a Content-Disposition carrying the file name. ' +
+            'Only PNG, JPEG, GIF, WebP, AVIF, BMP, PDF and plain text are `inline`; every other type (HTML, SVG, XML, JavaScript…) is an `attachment`.',
+          params: AttachmentParams,
+          querystring: AttachmentReadQuery,
+        },
+      },
+      async (req, reply) => {
+        const { attachment, stream } = await openAttachment(ctxOf(req, deps), req.params.attachmentId, req.query.workspaceId);
+        return reply
+          .header('content-type', attachment.contentType)
+          .header('content-length', attachment.size)
+          .header('content-disposition', contentDispositionHeader(attachment.filename, attachment.contentType))
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .header('cache-control', 'private, no-cache')
+          .header('etag', `"${attachment.sha256}"`)
+          .send(stream);
+      },
+    );
+    app.delete(
+      '/attachments/:attachmentId',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Delete an attachment (its uploader with editor rights, or a space admin)',
+          params: AttachmentParams,
+          querystring: AttachmentReadQuery,
+          response: { 200: Deleted },
+        },
+      },
+      async (req) => ({ data: await deleteAttachment(ctxOf(req, deps), req.params.attachmentId, req.query.workspaceId) }),
+    );
+  });
+};

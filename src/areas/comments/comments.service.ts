@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+import { type Ctx, requireActor } from '../../context.js';
+import { AppError, forbidden, gone, notFound, validation } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { requirePageAccess } from '../pages/pages.policy.js';
+import type { Role } from '../workspaces/workspaces.policy.js';
+import { presentComment, visibleThread } from './comments.present.js';
+import { commentsRepo } from './comments.repo.js';
+import type { CommentCreateBody } from './comments.schema.js';
+
+/**
+ * Reading comments needs read rights on the page; writing (commenting, replying, resolving) needs editor rights.
+ * Only the author edits a comment; the author or an admin (of the workspace or the space) deletes it. A comment on a
+ * trashed page answers 410, like the page.
+ */
+
+export async function listComments(ctx: Ctx, input: { pageId: string; workspaceId: string }) {
+  await requirePageAccess(ctx, input.pageId, 'viewer', { workspaceId: input.workspaceId });
+  const rows = await commentsRepo.listForPage(ctx.db, input.workspaceId, input.pageId);
+  return visibleThread(rows).map(presentComment);
+}
+
+/** The comment and the caller's role on its page; a comment on an invisible page does not exist; a deleted one is 410. */
+async function accessComment(ctx: Ctx, commentId: string, min: Role, givenWorkspaceId?: string) {
+  const row = await commentsRepo.find(ctx.db, commentId);
+  if (!row || (givenWorkspaceId && givenWorkspaceId !== row.workspaceId)) throw notFound('Comment', commentId);
+  let role: Role;
+  try {
+    ({ role } = await requirePageAccess(ctx, row.pageId, min, { workspaceId: row.workspaceId }));
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'NOT_FOUND') throw notFound('Comment', commentId);
+    throw err;
+  }
+  if (row.deletedAt) throw gone('Comment', commentId);
+  return { row, role };
+}
+
+async function read(ctx: Ctx, commentId: string) {
+  const row = await commentsRepo.find(ctx.db, commentId);
+  if (!row) throw notFound('Comment', commentId);
+  return presentComment(row);
+}
+
+export async function getComment(ctx: Ctx, commentId: string, givenWorkspaceId?: string) {
+  const { row } = await accessComment(ctx, commentId, 'viewer', givenWorkspaceId);
+  return presentComment(row);
+}
+
+export async function createComment(ctx: Ctx, input: z.infer<typeof CommentCreateBody>) {
+  const actor = requireActor(ctx);
+  await requirePageAccess(ctx, input.pageId, 'editor', { workspaceId: input.workspaceId });
+  if (input.parentId) {
+    const parent = await commentsRepo.find(ctx.db, input.parentId);
+    if (!parent || parent.pageId !== input.pageId || parent.workspaceId !== input.workspaceId)
+      throw validation('parentId', 'not_on_page', 'parentId must be a comment on the same page');
+    if (parent.deletedAt) throw validation('parentId', 'deleted', 'Cannot reply to a deleted comment');
+  }
+  const id = newId();
+  await commentsRepo.insert(ctx.db, {
+    id,
+    workspaceId: input.workspaceId,
+    pageId: input.pageId,
+    parentId: input.parentId ?? null,
+    text: input.text,
+    authorId: actor.userId,
+  });
+  return read(ctx, id);
+}
+
+export async function updateComment(ctx: Ctx, commentId: string, input: { text: string; workspaceId?: string }) {
+  const actor = requireActor(ctx);
+  const { row } = await accessComment(ctx, commentId, 'editor', input.workspaceId);
+  if (row.authorId !== actor.userId) throw forbidden('Only the author can edit a comment', { commentId });
+  await commentsRepo.updateText(ctx.db, row.workspaceId, commentId, input.text, ctx.now());
+  return read(ctx, commentId);
+}
+
+export async function resolveComment(ctx: Ctx, commentId: string, input: { workspaceId: string; resolved: boolean }) {
+  const actor = requireActor(ctx);
+  const { row } = await accessComment(ctx, commentId, 'editor', input.workspaceId);
+  // Resolving a resolved comment keeps who resolved it first and when.
+  if (input.resolved !== (row.resolvedAt !== null))
+    await commentsRepo.setResolved(ctx.db, row.workspaceId, commentId, input.resolved ? actor.userId : null, input.resolved ? ctx.now() : null);
+  return read(ctx, commentId);
+}
+
+/** Soft delete: replies stay readable under a comment shown as deleted, without its text. */
+export async function deleteComment(ctx: Ctx, commentId: string, givenWorkspaceId?: string) {
+  const actor = requireActor(ctx);
+  const { row, role } = await accessComment(ctx, commentId, 'editor', givenWorkspaceId);
+  if (row.authorId !== actor.userId && role !== 'admin') throw forbidden('Only the author or an admin can delete a comment', { commentId });
+  const res = await commentsRepo.softDelete(ctx.db, row.workspaceId, commentId, actor.userId, ctx.now());
+  if (!Number(res.numUpdatedRows)) throw gone('Comment', commentId);
+  return { id: commentId, deleted: true as const };
+}

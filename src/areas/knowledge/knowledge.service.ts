@@ -1,0 +1,94 @@
+import type { z } from 'zod';
+import { type Ctx, requireActor } from '../../context.js';
+import type { Db } from '../../db/index.js';
+import { type Embedder, embedderFor } from '../../embeddings/index.js';
+import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
+import { fuse } from './knowledge.fusion.js';
+import { indexPages } from './knowledge.indexer.js';
+import { type Candidate, knowledgeRepo, type Scope } from './knowledge.repo.js';
+import type { KnowledgeResult, KnowledgeSearchQuery, SearchMode } from './knowledge.schema.js';
+import { vectorStorage } from './knowledge.storage.js';
+
+type Result = z.infer<typeof KnowledgeResult>;
+
+/** How many candidates each retriever gives the fusion, at least. */
+const CANDIDATES = 50;
+
+export const embedderOf = (ctx: Ctx): Embedder => embedderFor(ctx.env.config);
+
+/**
+ * Hybrid retrieval over a scope: full-text candidates and vector candidates, fused by reciprocal rank, then read
+ * back (with the access filters again). Without a query vector (the embedder failed) it is full-text only.
+ */
+export async function retrieve(db: Db, embedder: Embedder, scope: Scope, query: string, limit: number, mode: SearchMode, log?: Ctx['log']): Promise<Result[]> {
+  const n = Math.max(CANDIDATES, limit * 3);
+  const lists: Candidate[][] = [];
+  if (mode !== 'vector') lists.push(await knowledgeRepo.lexical(db, scope, query, n));
+  if (mode !== 'lexical') {
+    let vector: number[] | null = null;
+    try {
+      [vector] = await embedder.embed([query]);
+    } catch (err) {
+      log?.warn({ err }, 'embedding the query failed; full-text results only');
+      if (mode === 'vector') throw err;
+    }
+    if (vector) lists.push(await knowledgeRepo.vector(db, await vectorStorage(db), scope, vector, embedder.model, n));
+  }
+  const fused = fuse(lists, limit);
+  const [passages, memories] = await Promise.all([
+    knowledgeRepo.passages(
+      db,
+      scope,
+      fused.filter((f) => f.type === 'page').map((f) => f.id),
+    ),
+    knowledgeRepo.memories(
+      db,
+      scope.workspaceId,
+      fused.filter((f) => f.type === 'memory').map((f) => f.id),
+    ),
+  ]);
+  const byId = new Map<string, Result>();
+  for (const p of passages)
+    byId.set(`page:${p.id}`, {
+      id: p.id,
+      type: 'page',
+      title: p.title,
+      content: p.content,
+      similarity: 0,
+      pageId: p.pageId,
+      spaceId: p.spaceId,
+      headingPath: p.headingPath,
+    });
+  for (const m of memories) byId.set(`memory:${m.id}`, { id: m.id, type: 'memory', title: memoryTitle(m.content), content: m.content, similarity: 0, tags: m.tags, source: m.source });
+  return fused.flatMap((f) => {
+    const r = byId.get(`${f.type}:${f.id}`);
+    return r ? [{ ...r, similarity: f.similarity }] : [];
+  });
+}
+
+/** A memory's title: its first line, up to 80 characters. */
+export function memoryTitle(content: string): string {
+  const line = content.trim().split('\n')[0].trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/**
+ * `knowledge.search`: passages of the pages the caller can read (trashed pages excluded) and the workspace's
+ * memories. Pages changed since the indexer last ran are indexed first, a few at a time (the background job does
+ * the rest), so a page just written is found at once.
+ */
+export async function knowledgeSearch(ctx: Ctx, input: z.infer<typeof KnowledgeSearchQuery>) {
+  const actor = requireActor(ctx);
+  await requireWorkspaceRole(ctx, input.workspaceId, 'viewer');
+  const embedder = embedderOf(ctx);
+  await catchUp(ctx, embedder, input.workspaceId);
+  const scope: Scope = { workspaceId: input.workspaceId, userId: actor.userId, pages: true, memories: true };
+  return { results: await retrieve(ctx.db, embedder, scope, input.query, input.limit, input.mode, ctx.log) };
+}
+
+async function catchUp(ctx: Ctx, embedder: Embedder, workspaceId: string) {
+  const max = ctx.env.config.KNOWLEDGE_CATCHUP_PAGES;
+  if (max <= 0 || !embedder.available()) return;
+  const stale = await knowledgeRepo.stalePages(ctx.db, embedder.model, { workspaceId, limit: max });
+  if (stale.length) await indexPages(ctx.db, embedder, stale, ctx.log);
+}

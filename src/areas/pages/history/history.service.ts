@@ -1,0 +1,89 @@
+import { type Ctx, requireActor } from '../../../context.js';
+import { documentToMarkdown, documentToText } from '../../../editor/index.js';
+import { gone, notFound } from '../../../errors.js';
+import { newId } from '../../../ids.js';
+import { requirePageAccess } from '../pages.policy.js';
+import { presentPage } from '../pages.present.js';
+import { pagesRepo } from '../pages.repo.js';
+import { pageSlug } from '../pages.service.js';
+import { historyRepo } from './history.repo.js';
+
+interface EntryRecord {
+  id: string;
+  pageId: string;
+  version: number;
+  title: string;
+  summary: string;
+  createdBy: string | null;
+  createdAt: Date;
+}
+
+export function presentEntry(row: EntryRecord) {
+  return {
+    id: row.id,
+    pageId: row.pageId,
+    version: row.version,
+    title: row.title,
+    summary: row.summary,
+    createdAt: row.createdAt.toISOString(),
+    createdBy: row.createdBy,
+  };
+}
+
+export async function listHistory(ctx: Ctx, pageId: string, opts: { workspaceId?: string; limit: number; page: number }) {
+  const { page } = await requirePageAccess(ctx, pageId, 'viewer', { workspaceId: opts.workspaceId });
+  const [rows, total] = await Promise.all([
+    historyRepo.list(ctx.db, page.workspaceId, pageId, opts.limit, (opts.page - 1) * opts.limit),
+    historyRepo.count(ctx.db, page.workspaceId, pageId),
+  ]);
+  return { data: rows.map(presentEntry), meta: { page: opts.page, limit: opts.limit, total } };
+}
+
+export async function getHistoryEntry(ctx: Ctx, pageId: string, historyId: string, opts: { workspaceId?: string; format?: 'json' | 'markdown' }) {
+  const { page } = await requirePageAccess(ctx, pageId, 'viewer', { workspaceId: opts.workspaceId });
+  const row = await historyRepo.find(ctx.db, page.workspaceId, pageId, historyId);
+  if (!row) throw notFound('History entry', historyId);
+  return {
+    ...presentEntry(row),
+    content: row.content,
+    ...(opts.format === 'markdown' ? { markdown: documentToMarkdown(row.content) } : {}),
+  };
+}
+
+/** Makes an earlier version current again, recording it as a new entry (history is never rewritten). */
+export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: string; workspaceId?: string }) {
+  const actor = requireActor(ctx);
+  const { page } = await requirePageAccess(ctx, pageId, 'editor', { workspaceId: input.workspaceId });
+  const { workspaceId } = page;
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const current = await pagesRepo.lockWithContent(trx, workspaceId, pageId);
+    if (!current) throw notFound('Page', pageId);
+    if (current.deletedAt) throw gone('Page', pageId);
+    const entry = await historyRepo.find(trx, workspaceId, pageId, input.historyId);
+    if (!entry) throw notFound('History entry', input.historyId);
+    const version = current.version + 1;
+    await historyRepo.insert(trx, {
+      id: newId(),
+      workspaceId,
+      pageId,
+      version,
+      title: entry.title,
+      content: entry.content,
+      summary: `Restored version ${entry.version}`,
+      createdBy: actor.userId,
+      createdAt: now,
+    });
+    await pagesRepo.update(
+      trx,
+      workspaceId,
+      pageId,
+      { title: entry.title, slug: pageSlug(entry.title), content: entry.content, textContent: documentToText(entry.content), version },
+      actor.userId,
+      now,
+    );
+  });
+  const row = await pagesRepo.find(ctx.db, workspaceId, pageId);
+  if (!row) throw notFound('Page', pageId);
+  return presentPage(row);
+}

@@ -1,0 +1,37 @@
+import type { DocJson } from '../../db/tables/pages.js';
+
+export interface PageRecord {
+  id: string;
+  workspaceId: string;
+  spaceId: string;
+  parentId: string | null;
+  title: string;
+  slug: string;
+  icon: string | null;
+  position: string;
+  createdBy: string | null;
+  updatedBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function presentPage(row: PageRecord) {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    spaceId: row.spaceId,
+    parentId: row.parentId,
+    title: row.title,
+    slug: row.slug,
+    icon: row.icon,
+    position: row.position,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    createdBy: row.createdBy,
+    updatedBy: row.updatedBy,
+  };
+}
+
+export function presentPageWithContent(row: PageRecord & { content: DocJson }, markdown?: string) {
+  return { ...presentPage(row), content: row.content, ...(markdown === undefined ? {} : { markdown }) };
+}

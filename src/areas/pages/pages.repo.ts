@@ -1,0 +1,189 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/index.js';
+import type { DocJson } from '../../db/tables/pages.js';
+
+/** Columns of a page in lists and results that carry no content. */
+export const PAGE_COLUMNS = [
+  'p.id',
+  'p.workspaceId',
+  'p.spaceId',
+  'p.parentId',
+  'p.title',
+  'p.slug',
+  'p.icon',
+  'p.position',
+  'p.version',
+  'p.createdBy',
+  'p.updatedBy',
+  'p.createdAt',
+  'p.updatedAt',
+  'p.deletedAt',
+  'p.deletedBy',
+] as const;
+
+/** Which pages of a space to list: every page, the root pages (`null`), or the children of a page. */
+export type ParentFilter = { kind: 'all' } | { kind: 'children'; parentId: string | null };
+
+export interface NewPage {
+  id: string;
+  workspaceId: string;
+  spaceId: string;
+  parentId: string | null;
+  title: string;
+  slug: string;
+  icon: string | null;
+  content: DocJson;
+  textContent: string;
+  position: string;
+  version: number;
+  createdBy: string;
+  updatedBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface PagePatch {
+  parentId?: string | null;
+  title?: string;
+  slug?: string;
+  icon?: string | null;
+  content?: DocJson;
+  textContent?: string;
+  position?: string;
+  version?: number;
+}
+
+export const pagesRepo = {
+  /** What access checks need: where the page lives and whether it is in the trash. */
+  findRef(db: Db, id: string) {
+    return db.selectFrom('pages').select(['id', 'workspaceId', 'spaceId', 'parentId', 'title', 'deletedAt']).where('id', '=', id).executeTakeFirst();
+  },
+
+  findTrashRef(db: Db, workspaceId: string, id: string) {
+    return db
+      .selectFrom('pages')
+      .select(['id', 'deletedAt', 'trashRootId'])
+      .where('workspaceId', '=', workspaceId)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+  },
+
+  find(db: Db, workspaceId: string, id: string) {
+    return db.selectFrom('pages as p').select(PAGE_COLUMNS).where('p.workspaceId', '=', workspaceId).where('p.id', '=', id).executeTakeFirst();
+  },
+
+  /** The page with its content by id alone: the read path checks access on this row (its workspace comes from it). */
+  findWithContentById(db: Db, id: string) {
+    return db
+      .selectFrom('pages as p')
+      .select([...PAGE_COLUMNS, 'p.content'])
+      .where('p.id', '=', id)
+      .executeTakeFirst();
+  },
+
+  /** The page with its content, row-locked for the rest of the transaction (serialises edits of one page). */
+  lockWithContent(db: Db, workspaceId: string, id: string) {
+    return db
+      .selectFrom('pages as p')
+      .select([...PAGE_COLUMNS, 'p.content'])
+      .where('p.workspaceId', '=', workspaceId)
+      .where('p.id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+  },
+
+  /** Serialises tree moves within a space for the transaction, so two crossing moves cannot build a cycle. */
+  async lockSpaceTree(db: Db, spaceId: string) {
+    await sql`select pg_advisory_xact_lock(hashtext(${`pages-tree:${spaceId}`}))`.execute(db);
+  },
+
+  /** Live pages of a space, by position (ties by id), without content. */
+  list(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter, limit: number, offset: number) {
+    let q = db
+      .selectFrom('pages as p')
+      .select(PAGE_COLUMNS)
+      .where('p.workspaceId', '=', workspaceId)
+      .where('p.spaceId', '=', spaceId)
+      .where('p.deletedAt', 'is', null);
+    if (filter.kind === 'children') q = filter.parentId === null ? q.where('p.parentId', 'is', null) : q.where('p.parentId', '=', filter.parentId);
+    return q.orderBy('p.position').orderBy('p.id').limit(limit).offset(offset).execute();
+  },
+
+  async count(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter): Promise<number> {
+    let q = db
+      .selectFrom('pages as p')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('p.workspaceId', '=', workspaceId)
+      .where('p.spaceId', '=', spaceId)
+      .where('p.deletedAt', 'is', null);
+    if (filter.kind === 'children') q = filter.parentId === null ? q.where('p.parentId', 'is', null) : q.where('p.parentId', '=', filter.parentId);
+    return (await q.executeTakeFirstOrThrow()).n;
+  },
+
+  /** A live sibling (same space and parent) by id, with its position. */
+  findSibling(db: Db, workspaceId: string, spaceId: string, id: string) {
+    return db
+      .selectFrom('pages')
+      .select(['id', 'parentId', 'position'])
+      .where('workspaceId', '=', workspaceId)
+      .where('spaceId', '=', spaceId)
+      .where('id', '=', id)
+      .where('deletedAt', 'is', null)
+      .executeTakeFirst();
+  },
+
+  /**
+   * The position of the nearest live sibling under `parentId` after (`>`) or before (`<`) a key, or the last one
+   * when `key` is null and direction is `last`. `excludeId` leaves out the page being moved.
+   */
+  async siblingPosition(
+    db: Db,
+    at: { workspaceId: string; spaceId: string; parentId: string | null; excludeId?: string },
+    where: { after: string } | { before: string } | 'last',
+  ): Promise<string | null> {
+    let q = db
+      .selectFrom('pages')
+      .select('position')
+      .where('workspaceId', '=', at.workspaceId)
+      .where('spaceId', '=', at.spaceId)
+      .where('deletedAt', 'is', null);
+    q = at.parentId === null ? q.where('parentId', 'is', null) : q.where('parentId', '=', at.parentId);
+    if (at.excludeId) q = q.where('id', '<>', at.excludeId);
+    if (where === 'last') q = q.orderBy('position', 'desc');
+    else if ('after' in where) q = q.where('position', '>', where.after).orderBy('position', 'asc');
+    else q = q.where('position', '<', where.before).orderBy('position', 'desc');
+    const row = await q.limit(1).executeTakeFirst();
+    return row?.position ?? null;
+  },
+
+  insert(db: Db, page: NewPage) {
+    return db
+      .insertInto('pages')
+      .values({ ...page, content: JSON.stringify(page.content) })
+      .execute();
+  },
+
+  update(db: Db, workspaceId: string, id: string, patch: PagePatch, by: string, now: Date) {
+    const { content, ...rest } = patch;
+    return db
+      .updateTable('pages')
+      .set({ ...rest, ...(content ? { content: JSON.stringify(content) } : {}), updatedBy: by, updatedAt: now })
+      .where('workspaceId', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
+  },
+
+  /** True when `ancestorId` is `pageId` itself or one of its ancestors (walking up parent links). */
+  async isSelfOrAncestor(db: Db, workspaceId: string, ancestorId: string, pageId: string): Promise<boolean> {
+    const row = await sql<{ found: number }>`
+      with recursive up(id, parent_id, depth) as (
+        select id, parent_id, 0 from pages where id = ${pageId} and workspace_id = ${workspaceId}
+        union all
+        select p.id, p.parent_id, up.depth + 1 from pages p join up on p.id = up.parent_id
+        where p.workspace_id = ${workspaceId} and up.depth < 100000
+      )
+      select 1 as found from up where id = ${ancestorId} limit 1`.execute(db);
+    return row.rows.length > 0;
+  },
+};

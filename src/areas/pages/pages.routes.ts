@@ -1,0 +1,168 @@
+import { ctxOf } from '../../http/request-context.js';
+import { type AreaRoutes, BEARER } from '../../http/routes.js';
+import { Deleted } from '../../schema.js';
+import { getHistoryEntry, listHistory, restorePage } from './history/history.service.js';
+import {
+  HistoryEntryResult,
+  HistoryListQuery,
+  HistoryListResult,
+  HistoryParams,
+  HistoryReadQuery,
+  PageCreateBody,
+  PageIdParams,
+  PageListQuery,
+  PageListResult,
+  PageReadQuery,
+  PageResult,
+  PageUpdateBody,
+  PageWithContentResult,
+  RestoreBody,
+  TrashListQuery,
+  TrashListResult,
+  WorkspaceBody,
+  WorkspaceQuery,
+} from './pages.schema.js';
+import { createPage, getPage, listPages, updatePage } from './pages.service.js';
+import { deletePage, listTrash, recoverPage } from './trash/trash.service.js';
+
+export const pagesRoutes: AreaRoutes = (app, deps) => {
+  const tags = ['pages'];
+  const security = BEARER;
+  app.get(
+    '/pages',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Pages of a space (every page, or the direct children of `parentId`), by position, without content',
+        querystring: PageListQuery,
+        response: { 200: PageListResult },
+      },
+    },
+    async (req) => listPages(ctxOf(req, deps), req.query),
+  );
+  app.get(
+    '/pages/:pageId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'A page with its content (and Markdown with format=markdown); 410 when it is in the trash',
+        params: PageIdParams,
+        querystring: PageReadQuery,
+        response: { 200: PageWithContentResult },
+      },
+    },
+    async (req) => ({ data: await getPage(ctxOf(req, deps), req.params.pageId, req.query) }),
+  );
+  app.post(
+    '/pages',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a page from `content` or `markdown` (editor); returns it without content',
+        body: PageCreateBody,
+        response: { 201: PageResult },
+      },
+    },
+    async (req, reply) => reply.status(201).send({ data: await createPage(ctxOf(req, deps), req.body) }),
+  );
+  app.put(
+    '/pages/:pageId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Update title, content (or markdown), icon; move (parentId) or reorder (position, afterId, beforeId)',
+        params: PageIdParams,
+        body: PageUpdateBody,
+        response: { 200: PageResult },
+      },
+    },
+    async (req) => ({ data: await updatePage(ctxOf(req, deps), req.params.pageId, req.body) }),
+  );
+  app.delete(
+    '/pages/:pageId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Move the page and all its descendants to the trash (editor)',
+        params: PageIdParams,
+        querystring: WorkspaceQuery,
+        response: { 200: Deleted },
+      },
+    },
+    async (req) => ({ data: await deletePage(ctxOf(req, deps), req.params.pageId, req.query.workspaceId) }),
+  );
+  app.post(
+    '/pages/:pageId/recover',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Bring a page back from the trash with the descendants trashed with it (editor)',
+        params: PageIdParams,
+        body: WorkspaceBody,
+        response: { 200: PageResult },
+      },
+    },
+    async (req) => ({ data: await recoverPage(ctxOf(req, deps), req.params.pageId, req.body.workspaceId) }),
+  );
+  app.get(
+    '/pages/:pageId/history',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'History of the page, newest first',
+        params: PageIdParams,
+        querystring: HistoryListQuery,
+        response: { 200: HistoryListResult },
+      },
+    },
+    async (req) => listHistory(ctxOf(req, deps), req.params.pageId, req.query),
+  );
+  app.get(
+    '/pages/:pageId/history/:historyId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One history entry with its content',
+        params: HistoryParams,
+        querystring: HistoryReadQuery,
+        response: { 200: HistoryEntryResult },
+      },
+    },
+    async (req) => ({ data: await getHistoryEntry(ctxOf(req, deps), req.params.pageId, req.params.historyId, req.query) }),
+  );
+  app.post(
+    '/pages/:pageId/restore',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Make an earlier version current; recorded as a new history entry (editor)',
+        params: PageIdParams,
+        body: RestoreBody,
+        response: { 200: PageResult },
+      },
+    },
+    async (req) => ({ data: await restorePage(ctxOf(req, deps), req.params.pageId, req.body) }),
+  );
+  app.get(
+    '/trash',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Pages in the trash (the deleted pages, not the descendants that went with them), newest first',
+        querystring: TrashListQuery,
+        response: { 200: TrashListResult },
+      },
+    },
+    async (req) => listTrash(ctxOf(req, deps), req.query),
+  );
+};

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { envelope, Id, Limit, ListMeta, PageNumber } from '../../schema.js';
+
+export const Title = z.string().trim().min(1).max(500).describe('Page title (1–500 characters)');
+export const Icon = z.string().trim().min(1).max(100).describe('An emoji or icon name');
+/** A fractional-indexing key (base 62). */
+export const Position = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[0-9A-Za-z]+$/, 'must be a fractional-indexing key (letters and digits)')
+  .describe('Order among siblings: a fractional-indexing key; siblings sort by it bytewise');
+export const Content = z
+  .record(z.string(), z.unknown())
+  .describe('ProseMirror document JSON: `{ "type": "doc", "content": [ ... ] }`; see docs/pages.md for the accepted nodes and marks');
+export const Markdown = z.string().max(50_000_000).describe('Markdown instead of `content` (CommonMark + GFM tables, task lists; see docs/pages.md)');
+export const Format = z.enum(['json', 'markdown']).describe('`markdown` adds a `markdown` field beside `content`');
+
+export const Page = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  spaceId: z.string(),
+  parentId: z.string().nullable(),
+  title: z.string(),
+  slug: z.string(),
+  icon: z.string().nullable(),
+  position: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  createdBy: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+});
+export const PageWithContent = Page.extend({
+  content: Content,
+  markdown: z.string().optional().describe('With `format=markdown` only'),
+});
+
+const placement = {
+  position: Position.optional(),
+  afterId: Id.optional().describe('Place right after this sibling (a page under the same parent)'),
+  beforeId: Id.optional().describe('Place right before this sibling (a page under the same parent)'),
+};
+
+export const PageCreateBody = z.object({
+  workspaceId: Id,
+  spaceId: Id,
+  title: Title,
+  content: Content.optional().describe('Required unless `markdown` is given'),
+  markdown: Markdown.optional(),
+  parentId: Id.nullable().optional().describe('A page of the same space; absent or null for a root page'),
+  icon: Icon.nullable().optional(),
+  ...placement,
+});
+
+export const PageUpdateBody = z.object({
+  workspaceId: Id.optional().describe('Optional: the page’s workspace is taken from the page itself; when given it must match'),
+  title: Title.optional(),
+  content: Content.optional(),
+  markdown: Markdown.optional(),
+  parentId: Id.nullable().optional().describe('Move under this page of the same space; null moves to the space root'),
+  icon: Icon.nullable().optional().describe('null clears it'),
+  ...placement,
+});
+
+export const PageListQuery = z.object({
+  workspaceId: Id,
+  spaceId: Id,
+  parentId: Id.optional().describe('Direct children of this page; `null` for the root pages; absent for every page of the space'),
+  limit: Limit(20),
+  page: PageNumber,
+});
+
+export const PageIdParams = z.object({ pageId: Id });
+export const PageReadQuery = z.object({
+  workspaceId: Id.optional().describe('Optional: the page’s workspace is taken from the page itself'),
+  format: Format.default('json'),
+});
+export const WorkspaceQuery = z.object({ workspaceId: Id.optional().describe('Optional: taken from the page itself; when given it must match') });
+export const WorkspaceBody = z.object({ workspaceId: Id.optional().describe('Optional: taken from the page itself; when given it must match') });
+
+export const PageResult = envelope(Page);
+export const PageWithContentResult = envelope(PageWithContent);
+export const PageListResult = z.object({ data: z.array(Page), meta: ListMeta });
+
+export const HistoryParams = z.object({ pageId: Id, historyId: Id });
+export const HistoryListQuery = WorkspaceQuery.extend({ limit: Limit(20), page: PageNumber });
+export const HistoryReadQuery = WorkspaceQuery.extend({ format: Format.default('json') });
+export const RestoreBody = WorkspaceBody.extend({ historyId: Id.describe('The history entry to restore') });
+
+export const HistoryEntry = z.object({
+  id: z.string(),
+  pageId: z.string(),
+  version: z.number().describe('Increments per page; the newest entry has the highest'),
+  title: z.string(),
+  summary: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+});
+export const HistoryEntryWithContent = HistoryEntry.extend({ content: Content, markdown: z.string().optional() });
+export const HistoryListResult = z.object({ data: z.array(HistoryEntry), meta: ListMeta });
+export const HistoryEntryResult = envelope(HistoryEntryWithContent);
+
+export const TrashListQuery = z.object({
+  workspaceId: Id,
+  spaceId: Id.optional().describe('One space; absent for every space of the workspace the caller may read'),
+  limit: Limit(20),
+  page: PageNumber,
+});
+export const TrashedPage = Page.extend({
+  deletedAt: z.string(),
+  deletedBy: z.string().nullable(),
+  descendantCount: z.number().describe('Pages trashed along with it'),
+  purgeAt: z.string().describe('When it will be deleted for good (TRASH_RETENTION_DAYS after deletion)'),
+});
+export const TrashListResult = z.object({ data: z.array(TrashedPage), meta: ListMeta });

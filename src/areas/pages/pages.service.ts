@@ -1,0 +1,177 @@
+import { Node as PMNode } from '@tiptap/pm/model';
+import type { z } from 'zod';
+import { type Ctx, requireActor } from '../../context.js';
+import type { Db } from '../../db/index.js';
+import { documentToMarkdown, schema } from '../../editor/index.js';
+import { AppError, gone, notFound, validation } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { slugify } from '../spaces/spaces.service.js';
+import { requireSpaceRole } from '../spaces/spaces.policy.js';
+import { historyRepo } from './history/history.repo.js';
+import { resolveBody } from './pages.content.js';
+import { checkPageAccess, requirePageAccess } from './pages.policy.js';
+import { placementGiven, placePosition } from './pages.position.js';
+import { presentPage, presentPageWithContent } from './pages.present.js';
+import { type PagePatch, type ParentFilter, pagesRepo } from './pages.repo.js';
+import type { PageCreateBody, PageListQuery, PageUpdateBody } from './pages.schema.js';
+
+export const pageSlug = (title: string) => slugify(title, 'untitled');
+
+/**
+ * The parent a page is to live under: a live page of the same workspace and space. 404 when it names nothing the
+ * caller can see; 422 when it is in another space or in the trash.
+ */
+async function checkParent(ctx: Ctx, db: Db, workspaceId: string, spaceId: string, parentId: string) {
+  const parent = await pagesRepo.findRef(db, parentId);
+  const missing = () => new AppError('NOT_FOUND', 'Parent page not found', { resource: 'Page', id: parentId, field: 'parentId' });
+  if (!parent || parent.workspaceId !== workspaceId) throw missing();
+  if (parent.spaceId !== spaceId) {
+    try {
+      await requireSpaceRole({ ...ctx, db }, workspaceId, parent.spaceId, 'viewer');
+    } catch {
+      throw missing();
+    }
+    throw validation('parentId', 'other_space', 'The parent page must be in the same space');
+  }
+  if (parent.deletedAt) throw validation('parentId', 'deleted', 'The parent page is in the trash');
+}
+
+export async function createPage(ctx: Ctx, input: z.infer<typeof PageCreateBody>) {
+  const actor = requireActor(ctx);
+  const { workspaceId, spaceId } = input;
+  await requireSpaceRole(ctx, workspaceId, spaceId, 'editor');
+  const body = resolveBody(ctx, input, true)!;
+  const parentId = input.parentId ?? null;
+  const id = newId();
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    if (parentId) {
+      await pagesRepo.lockSpaceTree(trx, spaceId);
+      await checkParent(ctx, trx, workspaceId, spaceId, parentId);
+    }
+    const position = await placePosition(trx, { workspaceId, spaceId, parentId }, input);
+    await pagesRepo.insert(trx, {
+      id,
+      workspaceId,
+      spaceId,
+      parentId,
+      title: input.title,
+      slug: pageSlug(input.title),
+      icon: input.icon ?? null,
+      content: body.json,
+      textContent: body.text,
+      position,
+      version: 1,
+      createdBy: actor.userId,
+      updatedBy: actor.userId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await historyRepo.insert(trx, {
+      id: newId(),
+      workspaceId,
+      pageId: id,
+      version: 1,
+      title: input.title,
+      content: body.json,
+      summary: 'Created page',
+      createdBy: actor.userId,
+      createdAt: now,
+    });
+  });
+  return presentPage(await pageOrThrow(ctx.db, workspaceId, id));
+}
+
+async function pageOrThrow(db: Db, workspaceId: string, id: string) {
+  const row = await pagesRepo.find(db, workspaceId, id);
+  if (!row) throw notFound('Page', id);
+  return row;
+}
+
+export async function getPage(ctx: Ctx, pageId: string, opts: { workspaceId?: string; format?: 'json' | 'markdown' }) {
+  const { page: row } = await checkPageAccess(ctx, pageId, await pagesRepo.findWithContentById(ctx.db, pageId), 'viewer', { workspaceId: opts.workspaceId });
+  return presentPageWithContent(row, opts.format === 'markdown' ? documentToMarkdown(row.content) : undefined);
+}
+
+export async function listPages(ctx: Ctx, query: z.infer<typeof PageListQuery>) {
+  const { workspaceId, spaceId, limit, page } = query;
+  await requireSpaceRole(ctx, workspaceId, spaceId, 'viewer');
+  let filter: ParentFilter = { kind: 'all' };
+  if (query.parentId === 'null') filter = { kind: 'children', parentId: null };
+  else if (query.parentId !== undefined) {
+    const parent = await pagesRepo.findRef(ctx.db, query.parentId);
+    if (!parent || parent.workspaceId !== workspaceId || parent.spaceId !== spaceId)
+      throw new AppError('NOT_FOUND', 'Parent page not found in this space', { resource: 'Page', id: query.parentId, field: 'parentId' });
+    if (parent.deletedAt) throw gone('Page', query.parentId);
+    filter = { kind: 'children', parentId: query.parentId };
+  }
+  const [rows, total] = await Promise.all([
+    pagesRepo.list(ctx.db, workspaceId, spaceId, filter, limit, (page - 1) * limit),
+    pagesRepo.count(ctx.db, workspaceId, spaceId, filter),
+  ]);
+  return { data: rows.map(presentPage), meta: { page, limit, total } };
+}
+
+/** What changed, for the history entry's summary. */
+function summaryOf(titleChanged: boolean, contentChanged: boolean): string {
+  if (titleChanged && contentChanged) return 'Edited title and content';
+  return titleChanged ? 'Edited title' : 'Edited content';
+}
+
+export async function updatePage(ctx: Ctx, pageId: string, input: z.infer<typeof PageUpdateBody>) {
+  const actor = requireActor(ctx);
+  const { page: ref } = await requirePageAccess(ctx, pageId, 'editor', { workspaceId: input.workspaceId });
+  const { workspaceId, spaceId } = ref;
+  const body = resolveBody(ctx, input, false);
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const treeChange = input.parentId !== undefined || placementGiven(input);
+    if (treeChange) await pagesRepo.lockSpaceTree(trx, spaceId);
+    const current = await pagesRepo.lockWithContent(trx, workspaceId, pageId);
+    if (!current) throw notFound('Page', pageId);
+    if (current.deletedAt) throw gone('Page', pageId);
+    const patch: PagePatch = {};
+
+    let parentId = current.parentId;
+    if (input.parentId !== undefined && input.parentId !== current.parentId) {
+      if (input.parentId !== null) {
+        await checkParent(ctx, trx, workspaceId, spaceId, input.parentId);
+        if (await pagesRepo.isSelfOrAncestor(trx, workspaceId, pageId, input.parentId))
+          throw validation('parentId', 'cycle', 'A page cannot move under itself or one of its descendants');
+      }
+      parentId = patch.parentId = input.parentId;
+    }
+    if (placementGiven(input) || patch.parentId !== undefined) {
+      const position = await placePosition(trx, { workspaceId, spaceId, parentId, excludeId: pageId }, input);
+      if (position !== current.position) patch.position = position;
+    }
+    if (input.icon !== undefined && input.icon !== current.icon) patch.icon = input.icon;
+
+    const titleChanged = input.title !== undefined && input.title !== current.title;
+    const contentChanged = body !== undefined && !body.doc.eq(PMNode.fromJSON(schema, current.content));
+    if (titleChanged) {
+      patch.title = input.title;
+      patch.slug = pageSlug(input.title!);
+    }
+    if (contentChanged) {
+      patch.content = body!.json;
+      patch.textContent = body!.text;
+    }
+    if (titleChanged || contentChanged) {
+      patch.version = current.version + 1;
+      await historyRepo.insert(trx, {
+        id: newId(),
+        workspaceId,
+        pageId,
+        version: patch.version,
+        title: patch.title ?? current.title,
+        content: patch.content ?? current.content,
+        summary: summaryOf(titleChanged, contentChanged),
+        createdBy: actor.userId,
+        createdAt: now,
+      });
+    }
+    if (Object.keys(patch).length > 0) await pagesRepo.update(trx, workspaceId, pageId, patch, actor.userId, now);
+  });
+  return presentPage(await pageOrThrow(ctx.db, workspaceId, pageId));
+}

@@ -1,0 +1,8 @@
+import type { AreaJobs } from '../../jobs/registry.js';
+import { createResearchHandler, RESEARCH_JOB_KIND } from './research.runner.js';
+
+/** Research's background work: one job kind that runs a research job, with the worker's service settings. */
+const handler = createResearchHandler;
+export const researchJobs: AreaJobs = {
+  handlers: { [RESEARCH_JOB_KIND]: (job, jc) => handler(jc.env)(job, jc) },
+};

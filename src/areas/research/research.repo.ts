@@ -1,0 +1,199 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/index.js';
+import type { ResearchJobTable, ResearchReportData, ResearchRepositoryConfig, ResearchSource, ResearchStatus } from '../../db/tables/research.js';
+import { readableSpaceIds } from '../spaces/spaces.policy.js';
+
+export type ResearchRow = NonNullable<Awaited<ReturnType<typeof researchRepo.find>>>;
+
+const ACTIVE: ResearchStatus[] = ['pending', 'running'];
+
+export const researchRepo = {
+  insert(
+    db: Db,
+    row: {
+      id: string;
+      workspaceId: string;
+      createdBy: string;
+      topic: string;
+      sources: ResearchSource[];
+      outputMode: ResearchJobTable['outputMode'];
+      timeBudget: number;
+      targetSpaceId: string | null;
+      repository: ResearchRepositoryConfig | null;
+      jobId: string | null;
+      createdAt: Date;
+    },
+  ) {
+    return db
+      .insertInto('researchJobs')
+      .values({
+        ...row,
+        sources: JSON.stringify(row.sources),
+        repository: row.repository ? JSON.stringify(row.repository) : null,
+        startedAt: null,
+        completedAt: null,
+        cancelledAt: null,
+        error: null,
+        report: null,
+        pageId: null,
+        timeSpent: null,
+        updatedAt: row.createdAt,
+      })
+      .execute();
+  },
+
+  setJobId(db: Db, workspaceId: string, id: string, jobId: string) {
+    return db.updateTable('researchJobs').set({ jobId }).where('workspaceId', '=', workspaceId).where('id', '=', id).execute();
+  },
+
+  find(db: Db, workspaceId: string, id: string) {
+    return db.selectFrom('researchJobs').selectAll().where('workspaceId', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+  },
+
+  /** The row under a lock, for a state change that must not race another (cancel against completion). */
+  lock(db: Db, workspaceId: string, id: string) {
+    return db.selectFrom('researchJobs').selectAll().where('workspaceId', '=', workspaceId).where('id', '=', id).forUpdate().executeTakeFirst();
+  },
+
+  list(db: Db, workspaceId: string, status: ResearchStatus | undefined, limit: number, offset: number) {
+    let q = db.selectFrom('researchJobs').select(['id', 'topic', 'status', 'progress', 'createdAt', 'completedAt']).where('workspaceId', '=', workspaceId);
+    if (status) q = q.where('status', '=', status);
+    return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  },
+
+  async count(db: Db, workspaceId: string, status: ResearchStatus | undefined): Promise<number> {
+    let q = db.selectFrom('researchJobs').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', workspaceId);
+    if (status) q = q.where('status', '=', status);
+    return (await q.executeTakeFirstOrThrow()).n;
+  },
+
+  /** Serialises creates of one workspace (the limits are counted under it): a row lock on the workspace. */
+  async lockWorkspace(db: Db, workspaceId: string): Promise<boolean> {
+    const row = await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().executeTakeFirst();
+    return !!row;
+  },
+
+  /** Active jobs (pending or running) with what the Retry-After estimate needs. */
+  active(db: Db, workspaceId: string) {
+    return db
+      .selectFrom('researchJobs')
+      .select(['id', 'status', 'progress', 'startedAt', 'createdAt', 'timeBudget'])
+      .where('workspaceId', '=', workspaceId)
+      .where('status', 'in', ACTIVE)
+      .execute();
+  },
+
+  /** Jobs created since `since`, oldest first (their creation times: the hourly window). */
+  createdSince(db: Db, workspaceId: string, since: Date) {
+    return db
+      .selectFrom('researchJobs')
+      .select('createdAt')
+      .where('workspaceId', '=', workspaceId)
+      .where('createdAt', '>', since)
+      .orderBy('createdAt')
+      .execute();
+  },
+
+  /** pending → running (also a retry or a lease takeover of a running job); null when the job is no longer active. */
+  async start(db: Db, workspaceId: string, id: string, now: Date) {
+    return db
+      .updateTable('researchJobs')
+      .set({ status: 'running', startedAt: sql`coalesce(started_at, ${now})`, progress: 1, sourcesSearched: 0, documentsFound: 0, error: null, updatedAt: now })
+      .where('workspaceId', '=', workspaceId)
+      .where('id', '=', id)
+      .where('status', 'in', ACTIVE)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /** Progress of a running job; false when it is no longer running (cancelled): the runner then stops writing. */
+  async progress(db: Db, workspaceId: string, id: string, fields: { progress: number; sourcesSearched: number; documentsFound: number }) {
+    const res = await db
+      .updateTable('researchJobs')
+      .set({ ...fields, updatedAt: new Date() })
+      .where('workspaceId', '=', workspaceId)
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  },
+
+  async statusOf(db: Db, workspaceId: string, id: string): Promise<ResearchStatus | null> {
+    const row = await db.selectFrom('researchJobs').select('status').where('workspaceId', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    return row?.status ?? null;
+  },
+
+  async complete(
+    db: Db,
+    workspaceId: string,
+    id: string,
+    fields: { report: ResearchReportData; pageId: string | null; timeSpent: number; sourcesSearched: number; documentsFound: number; now: Date },
+  ) {
+    const res = await db
+      .updateTable('researchJobs')
+      .set({
+        status: 'completed',
+        progress: 100,
+        report: JSON.stringify(fields.report),
+        pageId: fields.pageId,
+        timeSpent: fields.timeSpent,
+        sourcesSearched: fields.sourcesSearched,
+        documentsFound: fields.documentsFound,
+        completedAt: fields.now,
+        updatedAt: fields.now,
+      })
+      .where('workspaceId', '=', workspaceId)
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  },
+
+  /** running → failed (for good) or back to pending (a retry will follow). */
+  setFailed(db: Db, workspaceId: string, id: string, status: 'failed' | 'pending', error: string, now: Date) {
+    return db
+      .updateTable('researchJobs')
+      .set({ status, error: error.slice(0, 2000), completedAt: status === 'failed' ? now : null, updatedAt: now })
+      .where('workspaceId', '=', workspaceId)
+      .where('id', '=', id)
+      .where('status', 'in', ACTIVE)
+      .execute();
+  },
+
+  setCancelled(db: Db, workspaceId: string, id: string, now: Date) {
+    return db
+      .updateTable('researchJobs')
+      .set({ status: 'cancelled', cancelledAt: now, completedAt: sql`coalesce(completed_at, ${now})`, updatedAt: now })
+      .where('workspaceId', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
+  },
+
+  /** Text of pages the user may read (live ones, not research reports), by id: the docs source reads passages from these. */
+  readablePageTexts(db: Db, workspaceId: string, userId: string, ids: string[]) {
+    if (!ids.length) return Promise.resolve([]);
+    return db
+      .selectFrom('pages as p')
+      .select(['p.id', 'p.title', 'p.textContent'])
+      .where('p.workspaceId', '=', workspaceId)
+      .where('p.id', 'in', ids)
+      .where('p.deletedAt', 'is', null)
+      .where('p.spaceId', 'in', readableSpaceIds(db, workspaceId, userId))
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('researchJobs as r').select('r.id').where('r.workspaceId', '=', workspaceId).whereRef('r.pageId', '=', 'p.id'))),
+      )
+      .execute();
+  },
+
+  /** Text of tasks the user may read (a task without a space belongs to the whole workspace). */
+  readableTaskTexts(db: Db, workspaceId: string, userId: string, ids: string[]) {
+    if (!ids.length) return Promise.resolve([]);
+    return db
+      .selectFrom('tasks as t')
+      .select(['t.id', 't.title', 't.description'])
+      .where('t.workspaceId', '=', workspaceId)
+      .where('t.id', 'in', ids)
+      .where((eb) => eb.or([eb('t.spaceId', 'is', null), eb('t.spaceId', 'in', readableSpaceIds(db, workspaceId, userId))]))
+      .execute();
+  },
+};

@@ -1,0 +1,122 @@
+import { DELETE, defineTool, listOf, READ, UPDATE, WRITE } from '../../mcp/tool.js';
+import {
+  SpaceCreateBody,
+  SpaceListQuery,
+  SpaceMemberParams,
+  SpaceMembersAddBody,
+  SpaceOptionalWorkspaceQuery,
+  SpaceParams,
+  SpacePermissionBody,
+  SpaceReadQuery,
+  SpaceUpdateBody,
+} from './spaces.schema.js';
+import {
+  addSpaceMembers,
+  createSpace,
+  deleteSpace,
+  getSpace,
+  listSpaceMembers,
+  listSpacePermissions,
+  listSpaces,
+  removeSpaceMember,
+  setSpacePermission,
+  updateSpace,
+} from './spaces.service.js';
+
+const category = 'space';
+
+export const spaceTools = [
+  defineTool({
+    name: 'space_list',
+    title: 'List spaces',
+    category,
+    description:
+      'List the spaces of a workspace that you can see (public ones and private ones you belong to). Pages live in spaces: you need a `spaceId` to list or create pages. Returns `{ items: [{ id, name, slug, visibility, pageCount }], total }`.',
+    input: SpaceListQuery,
+    annotations: READ,
+    handler: async (ctx, a) => listOf(await listSpaces(ctx, a.workspaceId)),
+  }),
+  defineTool({
+    name: 'space_get',
+    title: 'Get a space',
+    category,
+    description: 'Read one space with its pageCount and memberCount.',
+    input: SpaceParams.extend(SpaceReadQuery.shape),
+    annotations: READ,
+    handler: (ctx, a) => getSpace(ctx, a.workspaceId, a.spaceId),
+  }),
+  defineTool({
+    name: 'space_create',
+    title: 'Create a space',
+    category,
+    description:
+      'Create a space in a workspace (workspace admin). `visibility` public (default: every member sees it) or private (only its members). The slug is generated from the name when omitted. Returns the space with its `id`.',
+    input: SpaceCreateBody,
+    annotations: WRITE,
+    handler: (ctx, a) => createSpace(ctx, a),
+  }),
+  defineTool({
+    name: 'space_update',
+    title: 'Update a space',
+    category,
+    description: 'Change the name, description, icon or visibility of a space (space admin); only the given fields change. Returns the space.',
+    input: SpaceParams.extend(SpaceUpdateBody.shape),
+    annotations: UPDATE,
+    handler: (ctx, { spaceId, ...body }) => updateSpace(ctx, spaceId, body),
+  }),
+  defineTool({
+    name: 'space_delete',
+    title: 'Delete a space',
+    category,
+    description:
+      'Delete a space with ALL its pages, comments and attachments, irreversibly (space admin). There is no trash for spaces. Returns `{ id, deleted: true }`.',
+    input: SpaceParams.extend(SpaceReadQuery.shape),
+    annotations: DELETE,
+    handler: (ctx, a) => deleteSpace(ctx, a.workspaceId, a.spaceId),
+  }),
+  defineTool({
+    name: 'space_member_list',
+    title: 'List space members',
+    category,
+    description: 'List the users with a role in a space, directly or through a group, with their effective role.',
+    input: SpaceParams.extend(SpaceOptionalWorkspaceQuery.shape),
+    annotations: READ,
+    handler: async (ctx, a) => listOf(await listSpaceMembers(ctx, a.spaceId, a.workspaceId)),
+  }),
+  defineTool({
+    name: 'space_member_add',
+    title: 'Add space members',
+    category,
+    description: 'Give users (`userIds`) and/or groups (`groupIds`) a role in a space (space admin). Returns the members of the space.',
+    input: SpaceParams.extend(SpaceMembersAddBody.shape),
+    annotations: WRITE,
+    handler: async (ctx, { spaceId, ...body }) => listOf(await addSpaceMembers(ctx, spaceId, body)),
+  }),
+  defineTool({
+    name: 'space_permission_list',
+    title: 'List space permissions',
+    category,
+    description: 'List the direct role grants of a space: users and groups with their role.',
+    input: SpaceParams.extend(SpaceOptionalWorkspaceQuery.shape),
+    annotations: READ,
+    handler: async (ctx, a) => listOf(await listSpacePermissions(ctx, a.spaceId, a.workspaceId)),
+  }),
+  defineTool({
+    name: 'space_permission_set',
+    title: 'Set a space permission',
+    category,
+    description: 'Set the role of a user, or of a group (`isGroup: true`), in a space (space admin). Returns the grant.',
+    input: SpaceParams.extend(SpacePermissionBody.shape),
+    annotations: UPDATE,
+    handler: (ctx, { spaceId, ...body }) => setSpacePermission(ctx, spaceId, body),
+  }),
+  defineTool({
+    name: 'space_member_remove',
+    title: 'Remove a space member',
+    category,
+    description: 'Remove the direct role of a user (or a group) in a space (space admin). Returns `{ id, deleted: true }`.',
+    input: SpaceMemberParams.extend(SpaceOptionalWorkspaceQuery.shape),
+    annotations: DELETE,
+    handler: (ctx, a) => removeSpaceMember(ctx, a.spaceId, a.userId, a.workspaceId),
+  }),
+];

@@ -1,0 +1,55 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Where attachment bytes live: a small interface so that the disk store (the default, under DATA_DIR) and an
+ * S3-compatible store fit behind it. Keys are made by the service (an attachment id), never taken from user input.
+ */
+export interface BlobStore {
+  /**
+   * Stores the bytes under `key`, hashing them on the way; the blob appears whole or not at all. Rejects with
+   * `BlobTooLargeError` (and stores nothing) once more than `maxBytes` arrive.
+   */
+  put(key: string, source: Readable | Uint8Array, opts?: { maxBytes?: number }): Promise<StoredBlob>;
+  /** A stream of the bytes; rejects with `BlobNotFoundError` for an unknown key. */
+  get(key: string): Promise<Readable>;
+  /** Removes the blob; a missing one is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+export interface StoredBlob {
+  size: number;
+  /** SHA-256 of the bytes, lower-case hex. */
+  sha256: string;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`Blob is larger than ${maxBytes} bytes`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+export class BlobNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super(`Blob ${key} not found`);
+    this.name = 'BlobNotFoundError';
+  }
+}
+
+/** Keys are service-made ids: letters, digits, `-` and `_`, so they are safe as file names and object keys. */
+const KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+export function assertBlobKey(key: string): void {
+  if (!KEY.test(key)) throw new Error(`Invalid blob key: ${JSON.stringify(key)}`);
+}
+
+/** Deletes several blobs, logging instead of failing (callers run this after a commit, when nothing can be undone). */
+export async function deleteBlobs(store: BlobStore, keys: string[], log?: { warn: (obj: object, msg: string) => void }): Promise<void> {
+  for (const key of keys) {
+    try {
+      await store.delete(key);
+    } catch (err) {
+      log?.warn({ err, key }, 'could not delete blob');
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertBlobKey, type BlobStore, BlobNotFoundError, BlobTooLargeError, type StoredBlob } from './blob-store.js';
+
+/**
+ * Blobs as files: `<root>/<last two characters of the key>/<key>`. A write goes to a temporary file in the same
+ * folder and is renamed into place once complete, so a reader never sees half a blob.
+ */
+export class DiskBlobStore implements BlobStore {
+  constructor(readonly root: string) {}
+
+  private pathOf(key: string): string {
+    assertBlobKey(key);
+    return path.join(this.root, key.slice(-2).toLowerCase(), key);
+  }
+
+  async put(key: string, source: Readable | Uint8Array, opts: { maxBytes?: number } = {}): Promise<StoredBlob> {
+    const target = this.pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${randomUUID()}.tmp`;
+    const hash = createHash('sha256');
+    let size = 0;
+    const max = opts.maxBytes ?? Number.POSITIVE_INFINITY;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > max) return done(new BlobTooLargeError(max));
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    const input = source instanceof Readable ? source : Readable.from([Buffer.from(source.buffer, source.byteOffset, source.byteLength)]);
+    try {
+      await pipeline(input, meter, createWriteStream(temp, { flags: 'wx' }));
+      await rename(temp, target);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+    return { size, sha256: hash.digest('hex') };
+  }
+
+  async get(key: string): Promise<Readable> {
+    const file = this.pathOf(key);
+    try {
+      await stat(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
+      throw err;
+    }
+    return createReadStream(file);
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+}

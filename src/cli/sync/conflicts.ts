@@ -1,0 +1,156 @@
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { CliError } from '../common.js';
+import type { ConflictRecord, Resolution } from './api.js';
+import { ApiError } from './client.js';
+import { currentHash, decodeContent, removeLocal, writeAtomic } from './content.js';
+import { conflictSidePath, isConflictSideFile, localPath, relativePath } from './paths.js';
+import { openFolder, type SyncContext, withState } from './session.js';
+import type { SyncState } from './state.js';
+
+/**
+ * Records a conflict this folder's push ran into and writes the service's version beside the file
+ * (`name.service-conflict.ext`). The local file is left exactly as it is.
+ */
+export async function writeConflictSide(
+  ctx: SyncContext,
+  state: SyncState,
+  c: { conflictId: string; relativePath: string; localHash: string | null; serviceHash: string | null; baseHash: string | null },
+): Promise<void> {
+  const rel = c.relativePath;
+  const sidePath = conflictSidePath(rel);
+  if (c.serviceHash) {
+    try {
+      const file = await ctx.api.file(state.sourceId, rel, c.serviceHash);
+      await writeAtomic(ctx.root, sidePath, decodeContent(file.content, file.contentType));
+    } catch (err) {
+      if (!(err instanceof ApiError && (err.status === 404 || err.status === 410))) throw err;
+    }
+  }
+  state.conflicts[rel] = {
+    conflictId: c.conflictId,
+    localHash: c.localHash,
+    serviceHash: c.serviceHash,
+    baseHash: c.baseHash,
+    sidePath,
+    createdAt: new Date().toISOString(),
+  };
+  const where = c.serviceHash ? `the service's version is in ${sidePath}` : 'the service deleted it';
+  ctx.reporter.warn(`conflict on ${rel}: ${where}; your file is untouched. Settle it with: kb sync resolve ${ctx.root} ${rel} --keep local|service`);
+}
+
+/**
+ * Brings the folder in line with a resolved conflict whose result is `resultHash` (null: the file was deleted).
+ * The result is written over the local file when the user chose it here (`force`) or when the local file has not
+ * changed since the conflict; a local file edited since is kept (and pushed on the next cycle against the result).
+ * The side file goes away and the conflict is forgotten.
+ */
+export async function settleResolved(ctx: SyncContext, state: SyncState, rel: string, resultHash: string | null, force: boolean): Promise<void> {
+  const c = state.conflicts[rel];
+  const local = await currentHash(ctx.root, rel);
+  const untouched = c ? local === c.localHash : false;
+  if (resultHash === null) {
+    if (local !== null && (force || untouched)) await removeLocal(ctx.root, rel);
+    delete state.files[rel];
+  } else if (local === resultHash) {
+    const st = await stat(localPath(ctx.root, rel));
+    state.files[rel] = { hash: resultHash, size: st.size, mtimeMs: st.mtimeMs, seenAt: Date.now() };
+  } else if (force || untouched || local === null) {
+    const file = await ctx.api.file(state.sourceId, rel, resultHash);
+    const written = await writeAtomic(ctx.root, rel, decodeContent(file.content, file.contentType));
+    state.files[rel] = { hash: resultHash, ...written, seenAt: Date.now() };
+  } else {
+    // edited since the conflict: keep the edit; it is pushed next with the result as its base
+    state.files[rel] = { hash: resultHash, size: -1, mtimeMs: -1, seenAt: 0 };
+  }
+  const side = c?.sidePath ?? conflictSidePath(rel);
+  if (existsSync(localPath(ctx.root, side))) await removeLocal(ctx.root, side);
+  delete state.conflicts[rel];
+  delete state.pending[rel];
+}
+
+/** The synced path a command-line argument names: a path in the folder (absolute or from here), or a relative path; a side file names its file. */
+export function pathArgument(root: string, state: SyncState, arg: string): string {
+  let rel = arg.replace(/\\/g, '/');
+  const abs = path.resolve(arg);
+  if (path.isAbsolute(arg) || existsSync(abs)) {
+    const r = path.relative(root, abs);
+    if (!r.startsWith('..') && !path.isAbsolute(r)) rel = relativePath(root, abs);
+  }
+  rel = rel.replace(/^\.\//, '');
+  if (isConflictSideFile(rel)) {
+    const owner = Object.entries(state.conflicts).find(([, c]) => c.sidePath === rel);
+    if (owner) rel = owner[0];
+  }
+  return rel;
+}
+
+export interface ConflictRow {
+  relativePath: string;
+  conflictId: string;
+  localHash: string | null;
+  serviceHash: string | null;
+  baseHash: string | null;
+  sidePath: string | null;
+  /** This folder holds the conflict (its push met it) and has the side file. */
+  here: boolean;
+  createdAt: string;
+}
+
+/** Open conflicts of the source (from the service), marked with what this folder holds. */
+export async function listConflicts(dir: string): Promise<{ root: string; rows: ConflictRow[] }> {
+  const { root, state, ctx } = await openFolder(dir, { maxAttempts: 3 });
+  const remote: ConflictRecord[] = (await ctx.api.conflicts(state.sourceId)).conflicts;
+  const rows: ConflictRow[] = remote.map((c) => {
+    const mine = state.conflicts[c.relativePath];
+    return {
+      relativePath: c.relativePath,
+      conflictId: c.conflictId,
+      localHash: c.localHash,
+      serviceHash: c.serviceHash,
+      baseHash: c.baseHash,
+      sidePath: mine && mine.conflictId === c.conflictId ? mine.sidePath : null,
+      here: !!mine && mine.conflictId === c.conflictId,
+      createdAt: c.createdAt,
+    };
+  });
+  return { root, rows };
+}
+
+/**
+ * `kb sync resolve DIR PATH --keep local|service`: asks the service to resolve the path's open conflict, then
+ * settles the folder: `service` writes the service's version over the file, `local` keeps the file as it is.
+ */
+export async function resolveConflict(dir: string, arg: string, keep: 'local' | 'service') {
+  const { root, state: initial, ctx } = await openFolder(dir, { maxAttempts: 3 });
+  const rel = pathArgument(root, initial, arg);
+  const resolution: Resolution = keep === 'local' ? 'keep_local' : 'keep_service';
+  return withState(root, async (state) => {
+    let conflictId = state.conflicts[rel]?.conflictId;
+    if (!conflictId) {
+      const open = (await ctx.api.conflicts(state.sourceId)).conflicts.find((c) => c.relativePath === rel);
+      if (!open) throw new CliError(`no open conflict on ${rel}`);
+      conflictId = open.conflictId;
+    }
+    let resultHash: string | null;
+    try {
+      const result = await ctx.api.resolve(conflictId, resolution, state.connectorId);
+      resultHash = result.deleted ? null : result.contentHash;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.details.reason === 'already_resolved')) throw err;
+      // settled elsewhere meanwhile: follow the service's current version
+      try {
+        resultHash = (await ctx.api.file(state.sourceId, rel)).contentHash;
+      } catch (e) {
+        if (!(e instanceof ApiError && e.status === 410)) throw e;
+        resultHash = null;
+      }
+      ctx.reporter.warn(`the conflict on ${rel} was already resolved on the service; the folder follows that resolution`);
+      await settleResolved(ctx, state, rel, resultHash, keep === 'service');
+      return { rel, resultHash, already: true };
+    }
+    await settleResolved(ctx, state, rel, resultHash, keep === 'service');
+    return { rel, resultHash, already: false };
+  });
+}

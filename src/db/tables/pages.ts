@@ -1,0 +1,48 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { CreatedAt, UpdatedAt } from '../types.js';
+
+/** A ProseMirror document as JSON (root `{ type: 'doc', content: [...] }`). */
+export type DocJson = Record<string, unknown>;
+type JsonDoc = ColumnType<DocJson, string, string>;
+
+export interface PageTable {
+  id: string;
+  workspaceId: string;
+  spaceId: string;
+  parentId: string | null;
+  title: string;
+  slug: string;
+  icon: string | null;
+  content: JsonDoc;
+  /** Plain text of `content` (blocks separated by newlines), kept in step on every write; for search. */
+  textContent: Generated<string>;
+  /** Fractional-indexing key; siblings are ordered by it (bytewise, collation "C"). */
+  position: string;
+  /** The version of the newest history entry (0 before the first). */
+  version: Generated<number>;
+  createdBy: string | null;
+  updatedBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+  deletedAt: Date | null;
+  deletedBy: string | null;
+  /** The page whose deletion put this one in the trash (itself for the page that was deleted). */
+  trashRootId: string | null;
+}
+
+export interface PageHistoryTable {
+  id: string;
+  workspaceId: string;
+  pageId: string;
+  version: number;
+  title: string;
+  content: JsonDoc;
+  summary: string;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+}
+
+export interface PagesTables {
+  pages: PageTable;
+  pageHistory: PageHistoryTable;
+}

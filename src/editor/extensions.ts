@@ -1,0 +1,136 @@
+import type { AnyExtension } from '@tiptap/core';
+import { Image } from '@tiptap/extension-image';
+import { TaskItem, TaskList } from '@tiptap/extension-list';
+import { Mention } from '@tiptap/extension-mention';
+import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
+import { StarterKit } from '@tiptap/starter-kit';
+
+/**
+ * The content we accept, as Tiptap extensions: the server builds its ProseMirror schema from this list with
+ * `getSchema`, and the web editor is to use the very same list, so both agree on every node, mark and attribute.
+ * Attributes get `validate` functions (checked by ProseMirror when a document is built), which only narrow what
+ * Tiptap would already produce.
+ */
+
+const LIMITS = { url: 2048, short: 200, text: 1000 } as const;
+
+type Check = (value: unknown) => void;
+
+function fail(message: string): never {
+  throw new RangeError(message);
+}
+
+const nullable =
+  (check: Check): Check =>
+  (v) => {
+    if (v !== null) check(v);
+  };
+const str =
+  (max: number, pattern?: RegExp, what = 'a string'): Check =>
+  (v) => {
+    if (typeof v !== 'string') fail(`must be ${what}`);
+    if (v.length > max) fail(`must be at most ${max} characters`);
+    if (pattern && !pattern.test(v)) fail(`must be ${what}`);
+  };
+const int =
+  (min: number, max: number): Check =>
+  (v) => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) fail(`must be an integer from ${min} to ${max}`);
+  };
+const oneOf =
+  (...values: unknown[]): Check =>
+  (v) => {
+    if (!values.includes(v)) fail(`must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}`);
+  };
+const bool: Check = (v) => {
+  if (typeof v !== 'boolean') fail('must be a boolean');
+};
+const size: Check = (v) => {
+  if (v === null) return;
+  if (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 100_000) return;
+  if (typeof v === 'string' && v.length <= 32) return;
+  fail('must be null, a non-negative number or a short string');
+};
+
+/** No scripts in URLs: javascript:, vbscript: and (outside images) data: are refused. */
+const UNSAFE_LINK = /^\s*(javascript|vbscript|data|file):/i;
+const UNSAFE_IMAGE = /^\s*(javascript|vbscript|file):|^\s*data:(?!image\/(png|jpe?g|gif|webp|avif);)/i;
+const url =
+  (unsafe: RegExp): Check =>
+  (v) => {
+    if (typeof v !== 'string' || v.trim() === '') fail('must be a non-empty URL');
+    if (v.length > LIMITS.url && !/^data:image\//i.test(v)) fail(`must be at most ${LIMITS.url} characters`);
+    if (unsafe.test(v)) fail('uses a URL scheme that is not allowed');
+  };
+
+/** Merges a `validate` into the parent's attribute definitions. */
+function withValidators<T extends { extend: (config: any) => any }>(ext: T, checks: Record<string, Check>): T {
+  return ext.extend({
+    addAttributes(this: { parent?: () => Record<string, object> }) {
+      const parent = this.parent?.() ?? {};
+      const out: Record<string, object> = { ...parent };
+      for (const [name, validate] of Object.entries(checks)) out[name] = { ...(parent[name] ?? { default: null }), validate };
+      return out;
+    },
+  });
+}
+
+const cellChecks = {
+  colspan: int(1, 1000),
+  rowspan: int(1, 1000),
+  colwidth: nullable((v) => {
+    if (!Array.isArray(v) || v.length > 1000 || !v.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= 100_000))
+      fail('must be null or an array of widths');
+  }),
+  align: nullable(oneOf('left', 'center', 'right')),
+};
+
+export const extensions: AnyExtension[] = [
+  StarterKit.configure({
+    // Not in the accepted set (no Markdown syntax for it); editor-only helpers carry no schema.
+    underline: false,
+    heading: { levels: [1, 2, 3, 4, 5, 6] },
+    link: { openOnClick: false, autolink: false },
+  }).extend({
+    addExtensions(this: { parent?: () => AnyExtension[] }) {
+      return (this.parent?.() ?? []).map((ext) => {
+        switch (ext.name) {
+          case 'heading':
+            return withValidators(ext, { level: int(1, 6) });
+          case 'codeBlock':
+            return withValidators(ext, { language: nullable(str(64, /^[^\s`]*$/, 'a language name without spaces or backticks')) });
+          case 'orderedList':
+            return withValidators(ext, { start: int(0, 1_000_000_000), type: nullable(oneOf('1', 'a', 'A', 'i', 'I')) });
+          case 'link':
+            return withValidators(ext, {
+              href: url(UNSAFE_LINK),
+              target: nullable(str(32)),
+              rel: nullable(str(LIMITS.short)),
+              class: nullable(str(LIMITS.short)),
+              title: nullable(str(LIMITS.text)),
+            });
+          default:
+            return ext;
+        }
+      });
+    },
+  }),
+  Table.configure({ resizable: false }),
+  TableRow,
+  withValidators(TableCell, cellChecks),
+  withValidators(TableHeader, cellChecks),
+  TaskList,
+  withValidators(TaskItem.configure({ nested: true }), { checked: bool }),
+  withValidators(Image.configure({ inline: false, allowBase64: true }), {
+    src: url(UNSAFE_IMAGE),
+    alt: nullable(str(LIMITS.text)),
+    title: nullable(str(LIMITS.text)),
+    width: size,
+    height: size,
+  }),
+  withValidators(Mention, {
+    id: str(LIMITS.short, /\S/, 'a non-empty id'),
+    label: nullable(str(LIMITS.short)),
+    mentionSuggestionChar: str(2),
+  }),
+];

@@ -1,0 +1,325 @@
+import type { Node as PMNode } from '@tiptap/pm/model';
+import MarkdownIt, { type StateCore, type Token } from 'markdown-it';
+import { defaultMarkdownSerializer, MarkdownParser, MarkdownSerializer, type MarkdownSerializerState } from 'prosemirror-markdown';
+import { schema } from './schema.js';
+import { isNode } from './text.js';
+import { type DocJson, parseDocument } from './validate.js';
+
+/**
+ * Markdown in and out (CommonMark + GFM tables, strikethrough and task lists), over `prosemirror-markdown`.
+ *
+ * Syntax choices beyond CommonMark:
+ * - task lists: `- [ ] todo` / `- [x] done` (a bullet list becomes a task list when every item starts so);
+ * - mentions: `[@Label](mention:<id>)`, a link with the `mention:` scheme (readable anywhere Markdown is);
+ * - images are blocks: an image written inside a paragraph is lifted out after the text before it;
+ * - tables: GFM pipe tables; the first row is the header; column alignment kept; a cell holds one line of inline
+ *   content (several blocks in a cell are joined with spaces; colspan/rowspan are not expressible);
+ * - raw HTML is not interpreted (kept as text).
+ */
+
+const MENTION = 'mention:';
+
+// ---------- Markdown → document ----------
+
+function mentionsRule(state: StateCore) {
+  for (const block of state.tokens) {
+    const children = block.children;
+    if (block.type !== 'inline' || !children) continue;
+    const out: Token[] = [];
+    for (let i = 0; i < children.length; i++) {
+      const tok = children[i];
+      const href = tok.type === 'link_open' ? String(tok.attrGet('href') ?? '') : '';
+      const text = children[i + 1];
+      const close = children[i + 2];
+      if (href.startsWith(MENTION) && text?.type === 'text' && close?.type === 'link_close') {
+        const mention = new state.Token('mention', '', 0);
+        let id = href.slice(MENTION.length);
+        try {
+          id = decodeURIComponent(id);
+        } catch {
+          // keep it as written
+        }
+        mention.attrSet('id', id);
+        mention.attrSet('label', text.content.replace(/^@/, ''));
+        out.push(mention);
+        i += 2;
+      } else out.push(tok);
+    }
+    block.children = out;
+  }
+}
+
+/** GFM cells hold inline content directly; our cells hold blocks: wrap it in a paragraph. */
+function tableCellsRule(state: StateCore) {
+  const out: Token[] = [];
+  for (const tok of state.tokens) {
+    const prev = out[out.length - 1];
+    if (tok.type === 'inline' && (prev?.type === 'th_open' || prev?.type === 'td_open')) {
+      out.push(new state.Token('paragraph_open', 'p', 1), tok, new state.Token('paragraph_close', 'p', -1));
+    } else if ((tok.type === 'th_close' || tok.type === 'td_close') && (prev?.type === 'th_open' || prev?.type === 'td_open')) {
+      out.push(new state.Token('paragraph_open', 'p', 1), new state.Token('paragraph_close', 'p', -1), tok);
+    } else out.push(tok);
+  }
+  state.tokens = out;
+}
+
+const TASK = /^\[([ xX])\](?:[ \t]+|$)/;
+
+/** A bullet list whose every item starts with `[ ]` or `[x]` becomes a task list. */
+function taskListsRule(state: StateCore) {
+  const tokens = state.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i].type !== 'bullet_list_open') continue;
+    const level = tokens[i].level;
+    const items: number[] = [];
+    let end = i + 1;
+    for (; end < tokens.length; end++) {
+      const t = tokens[end];
+      if (t.type === 'bullet_list_close' && t.level === level) break;
+      if (t.type === 'list_item_open' && t.level === level + 1) items.push(end);
+    }
+    const allTasks =
+      items.length > 0 && items.every((j) => tokens[j + 1]?.type === 'paragraph_open' && tokens[j + 2]?.type === 'inline' && TASK.test(tokens[j + 2].content));
+    if (!allTasks) continue;
+    tokens[i].type = 'task_list_open';
+    tokens[end].type = 'task_list_close';
+    for (const j of items) {
+      const inline = tokens[j + 2];
+      const match = TASK.exec(inline.content)!;
+      tokens[j].type = 'task_item_open';
+      tokens[j].attrSet('checked', match[1] === ' ' ? 'false' : 'true');
+      inline.content = inline.content.slice(match[0].length);
+      const first = inline.children?.[0];
+      if (first?.type === 'text') {
+        const m = /^\[([ xX])\][ \t]*/.exec(first.content);
+        if (m) first.content = first.content.slice(m[0].length);
+        if (first.content === '') inline.children!.shift();
+      }
+      // its close is the next list_item_close at the same level
+      for (let k = j + 1; k < end; k++)
+        if (tokens[k].type === 'list_item_close' && tokens[k].level === tokens[j].level) {
+          tokens[k].type = 'task_item_close';
+          break;
+        }
+    }
+  }
+}
+
+const isBlank = (t: Token) => (t.type === 'text' && t.content.trim() === '') || t.type === 'softbreak' || t.type === 'hardbreak';
+
+/** Images are block nodes here: lift them out of paragraphs (splitting the text around them) and headings. */
+function blockImagesRule(state: StateCore) {
+  const tokens = state.tokens;
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const open = tokens[i];
+    const inline = tokens[i + 1];
+    const close = tokens[i + 2];
+    const images = inline?.type === 'inline' && inline.children?.some((c) => c.type === 'image');
+    if (!images || !(open.type === 'paragraph_open' || open.type === 'heading_open')) {
+      out.push(open);
+      continue;
+    }
+    const children = inline.children!;
+    const wrap = (segment: Token[]) => {
+      if (segment.every(isBlank)) return;
+      // The text around a lifted image loses the spaces that separated it from the image.
+      while (segment.length && isBlank(segment[0])) segment.shift();
+      while (segment.length && isBlank(segment[segment.length - 1])) segment.pop();
+      const first = segment[0];
+      const last = segment[segment.length - 1];
+      if (first.type === 'text') first.content = first.content.replace(/^\s+/, '');
+      if (last.type === 'text') last.content = last.content.replace(/\s+$/, '');
+      const part = new state.Token('inline', '', 0);
+      part.children = segment;
+      part.content = segment.map((c) => c.content).join('');
+      out.push(open, part, close);
+    };
+    if (open.type === 'heading_open') {
+      wrap(children.filter((c) => c.type !== 'image'));
+      for (const c of children) if (c.type === 'image') out.push(c);
+    } else {
+      let segment: Token[] = [];
+      for (const c of children) {
+        if (c.type !== 'image') segment.push(c);
+        else {
+          wrap(segment);
+          segment = [];
+          out.push(c);
+        }
+      }
+      wrap(segment);
+    }
+    i += 2;
+  }
+  state.tokens = out;
+}
+
+const tokenizer = MarkdownIt('default', { html: false, linkify: false, typographer: false });
+tokenizer.core.ruler.push('kb_mentions', mentionsRule);
+tokenizer.core.ruler.push('kb_table_cells', tableCellsRule);
+tokenizer.core.ruler.push('kb_task_lists', taskListsRule);
+tokenizer.core.ruler.push('kb_block_images', blockImagesRule);
+
+const alignOf = (tok: Token) => /text-align:\s*(left|center|right)/.exec(String(tok.attrGet('style') ?? ''))?.[1] ?? null;
+
+const parser = new MarkdownParser(schema, tokenizer, {
+  blockquote: { block: 'blockquote' },
+  paragraph: { block: 'paragraph' },
+  list_item: { block: 'listItem' },
+  bullet_list: { block: 'bulletList' },
+  ordered_list: { block: 'orderedList', getAttrs: (tok) => ({ start: Math.min(Number(tok.attrGet('start') ?? 1) || 1, 1_000_000_000) }) },
+  task_list: { block: 'taskList' },
+  task_item: { block: 'taskItem', getAttrs: (tok) => ({ checked: tok.attrGet('checked') === 'true' }) },
+  heading: { block: 'heading', getAttrs: (tok) => ({ level: Number(tok.tag.slice(1)) }) },
+  code_block: { block: 'codeBlock', noCloseToken: true },
+  fence: { block: 'codeBlock', getAttrs: (tok) => ({ language: tok.info.trim().split(/\s+/)[0].slice(0, 64).replace(/`/g, '') || null }), noCloseToken: true },
+  hr: { node: 'horizontalRule' },
+  image: {
+    node: 'image',
+    getAttrs: (tok) => ({
+      src: tok.attrGet('src'),
+      title: tok.attrGet('title') || null,
+      alt: tok.children?.map((c) => c.content).join('') || null,
+    }),
+  },
+  hardbreak: { node: 'hardBreak' },
+  mention: { node: 'mention', getAttrs: (tok) => ({ id: tok.attrGet('id'), label: tok.attrGet('label') || null }) },
+  table: { block: 'table' },
+  thead: { ignore: true },
+  tbody: { ignore: true },
+  tr: { block: 'tableRow' },
+  th: { block: 'tableHeader', getAttrs: (tok) => ({ align: alignOf(tok) }) },
+  td: { block: 'tableCell', getAttrs: (tok) => ({ align: alignOf(tok) }) },
+  em: { mark: 'italic' },
+  strong: { mark: 'bold' },
+  s: { mark: 'strike' },
+  link: { mark: 'link', getAttrs: (tok) => ({ href: tok.attrGet('href'), title: tok.attrGet('title') || null }) },
+  code_inline: { mark: 'code', noCloseToken: true },
+});
+
+/**
+ * Markdown → document JSON (always a valid document; an unsafe link or image URL, which markdown-it already
+ * refuses, stays text). The result is checked like any content.
+ */
+export function markdownToDocument(markdown: string): DocJson {
+  const doc = parser.parse(markdown);
+  return parseDocument(doc.toJSON(), 'markdown').toJSON() as DocJson;
+}
+
+// ---------- document → Markdown ----------
+
+const base = defaultMarkdownSerializer.nodes;
+type NodeSerializer = (state: MarkdownSerializerState, node: PMNode, parent: PMNode, index: number) => void;
+
+const LISTS = new Set(['bulletList', 'taskList']);
+/** Adjacent bullet-style lists would merge in Markdown; alternate their markers (`-`, `*`) to keep them apart. */
+function bulletFor(parent: PMNode, index: number): string {
+  let n = 0;
+  for (let i = index - 1; i >= 0 && LISTS.has(parent.child(i).type.name); i--) n++;
+  return n % 2 ? '*' : '-';
+}
+
+/** One table cell as a single line of inline Markdown. */
+function cellMarkdown(cell: PMNode): string {
+  return serializer
+    .serialize(cell, { tightLists: true })
+    .replace(/\\\n/g, ' ')
+    .replace(/\s*\n+\s*/g, ' ')
+    .trim()
+    .replace(/\|/g, '\\|');
+}
+
+const table: NodeSerializer = (state, node) => {
+  const rows: string[][] = [];
+  let aligns: (string | null)[] = [];
+  node.forEach((row, _, r) => {
+    const cells: string[] = [];
+    row.forEach((cell) => {
+      cells.push(cellMarkdown(cell));
+      if (r === 0) aligns.push(cell.attrs.align ?? null);
+    });
+    rows.push(cells);
+  });
+  const width = Math.max(1, ...rows.map((r) => r.length));
+  aligns = Array.from({ length: width }, (_, i) => aligns[i] ?? null);
+  const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, i) => cells[i] || ' ').join(' | ')} |`;
+  const rule = `| ${aligns.map((a) => (a === 'left' ? ':--' : a === 'center' ? ':-:' : a === 'right' ? '--:' : '---')).join(' | ')} |`;
+  const lines = [line(rows[0] ?? []), rule, ...rows.slice(1).map(line)];
+  for (const l of lines) {
+    state.write(l);
+    state.ensureNewLine();
+  }
+  state.closeBlock(node);
+};
+
+const serializer: MarkdownSerializer = new MarkdownSerializer(
+  {
+    doc: (state, node) => state.renderContent(node),
+    paragraph: base.paragraph,
+    text: base.text,
+    blockquote: base.blockquote,
+    heading: base.heading,
+    horizontalRule: (state, node) => {
+      state.write('---');
+      state.closeBlock(node);
+    },
+    codeBlock: (state, node) => {
+      const runs = node.textContent.match(/`{3,}/gm);
+      const fence = runs ? `${runs.sort((a, b) => a.length - b.length).slice(-1)[0]}\`` : '```';
+      state.write(fence + (node.attrs.language ?? '') + '\n');
+      state.text(node.textContent, false);
+      state.ensureNewLine();
+      state.write(fence);
+      state.closeBlock(node);
+    },
+    bulletList: (state, node, parent, index) => state.renderList(node, '  ', () => `${bulletFor(parent, index)} `),
+    taskList: (state, node, parent, index) => state.renderList(node, '  ', () => `${bulletFor(parent, index)} `),
+    orderedList: (state, node, parent, index) => {
+      const start: number = node.attrs.start ?? 1;
+      const width = String(start + node.childCount - 1).length;
+      const space = state.repeat(' ', width + 2);
+      const sep = index > 0 && parent.child(index - 1).type === node.type ? ')' : '.';
+      state.renderList(node, space, (i) => {
+        const n = String(start + i);
+        return state.repeat(' ', width - n.length) + n + sep + ' ';
+      });
+    },
+    listItem: (state, node) => state.renderContent(node),
+    taskItem: (state, node) => {
+      state.write(node.attrs.checked ? '[x] ' : '[ ] ');
+      state.renderContent(node);
+    },
+    hardBreak: base.hard_break,
+    image: (state, node) => {
+      const { src, alt, title } = node.attrs;
+      state.write(
+        `![${state.esc(alt ?? '')}](${String(src).replace(/[()\s]/g, (c) => encodeURIComponent(c))}${title ? ` "${title.replace(/"/g, '\\"')}"` : ''})`,
+      );
+      state.closeBlock(node);
+    },
+    mention: (state, node) => {
+      const label = node.attrs.label ?? node.attrs.id;
+      state.write(`[@${state.esc(String(label))}](${MENTION}${encodeURIComponent(node.attrs.id)})`);
+    },
+    table,
+    tableRow: () => {},
+    tableCell: (state, node) => state.renderContent(node),
+    tableHeader: (state, node) => state.renderContent(node),
+  },
+  {
+    italic: { open: '*', close: '*', mixable: true, expelEnclosingWhitespace: true },
+    bold: { open: '**', close: '**', mixable: true, expelEnclosingWhitespace: true },
+    strike: { open: '~~', close: '~~', mixable: true, expelEnclosingWhitespace: true },
+    link: defaultMarkdownSerializer.marks.link,
+    code: defaultMarkdownSerializer.marks.code,
+  },
+  { hardBreakNodeName: 'hardBreak' },
+);
+
+/** Document (JSON or node) → Markdown, ending in one newline (empty for an empty document). */
+export function documentToMarkdown(doc: PMNode | unknown): string {
+  const node = isNode(doc) ? doc : parseDocument(doc);
+  const out = serializer.serialize(node, { tightLists: true }).replace(/\s+$/, '');
+  return out ? `${out}\n` : '';
+}

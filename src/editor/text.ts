@@ -1,0 +1,26 @@
+import type { Node as PMNode } from '@tiptap/pm/model';
+import { parseDocument } from './validate.js';
+
+/** What a leaf node reads as in plain text. */
+function leafText(node: PMNode): string {
+  switch (node.type.name) {
+    case 'hardBreak':
+      return '\n';
+    case 'mention':
+      return `@${node.attrs.label ?? node.attrs.id}`;
+    case 'image':
+      return node.attrs.alt ?? '';
+    default:
+      return '';
+  }
+}
+
+/** Plain text of a document, for search: blocks (paragraphs, headings, list items, cells) separated by newlines. */
+export function documentToText(doc: PMNode | unknown): string {
+  const node = isNode(doc) ? doc : parseDocument(doc);
+  return node.textBetween(0, node.content.size, '\n', leafText);
+}
+
+export function isNode(v: unknown): v is PMNode {
+  return typeof v === 'object' && v !== null && 'nodeSize' in v && 'type' in v && typeof (v as PMNode).textBetween === 'function';
+}

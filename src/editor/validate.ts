@@ -1,0 +1,150 @@
+import { Node as PMNode } from '@tiptap/pm/model';
+import { AppError } from '../errors.js';
+import { schema } from './schema.js';
+
+/** A ProseMirror document as JSON: `{ type: 'doc', content: [...] }`. */
+export type DocJson = Record<string, unknown>;
+
+/** Deeper than this a document is refused (no real page nests that far; it also bounds recursion). */
+export const MAX_DEPTH = 64;
+/** Longest text of one text node. */
+export const MAX_TEXT = 1_000_000;
+
+export interface DocumentProblem {
+  /** Where the offending node is, from the root: `content[2].content[0]` ('' for the root itself). */
+  path: string;
+  reason: string;
+}
+
+/** 422 VALIDATION_ERROR for a bad document, naming where. */
+export function documentError(problem: DocumentProblem, field = 'content'): AppError {
+  const where = problem.path ? ` at ${problem.path}` : '';
+  return new AppError('VALIDATION_ERROR', `Invalid document${where}: ${problem.reason}`, { field, reason: problem.reason, path: problem.path });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const childPath = (path: string, key: string, i: number) => `${path ? `${path}.` : ''}${key}[${i}]`;
+
+/**
+ * Checks the JSON shape node by node (types, attribute names, marks, text, depth), so most problems are named
+ * precisely and cheaply before ProseMirror builds the document.
+ */
+function checkShape(json: unknown, path: string, depth: number): DocumentProblem | null {
+  if (depth > MAX_DEPTH) return { path, reason: `nested deeper than ${MAX_DEPTH} levels` };
+  if (!isObject(json)) return { path, reason: 'a node must be an object' };
+  const { type, attrs, content, marks, text } = json;
+  if (typeof type !== 'string') return { path, reason: 'a node needs a string "type"' };
+  const nodeType = schema.nodes[type];
+  if (!nodeType) return { path, reason: `unknown node type "${type.slice(0, 100)}"` };
+  for (const key of Object.keys(json))
+    if (!['type', 'attrs', 'content', 'marks', 'text'].includes(key)) return { path, reason: `unknown field "${key.slice(0, 100)}" on node ${type}` };
+  if (attrs !== undefined && attrs !== null) {
+    if (!isObject(attrs)) return { path, reason: `attrs of ${type} must be an object` };
+    const known = nodeType.spec.attrs ?? {};
+    for (const name of Object.keys(attrs)) if (!(name in known)) return { path, reason: `unknown attribute "${name.slice(0, 100)}" on node ${type}` };
+  }
+  if (type === 'image' && !(isObject(attrs) && typeof attrs.src === 'string')) return { path, reason: 'attribute "src" of image is required' };
+  if (type === 'mention' && !(isObject(attrs) && typeof attrs.id === 'string')) return { path, reason: 'attribute "id" of mention is required' };
+  if (type === 'text') {
+    if (typeof text !== 'string' || text === '') return { path, reason: 'a text node needs a non-empty string "text"' };
+    if (text.length > MAX_TEXT) return { path, reason: `a text node holds at most ${MAX_TEXT} characters` };
+    if (content !== undefined) return { path, reason: 'a text node has no content' };
+  } else if (text !== undefined) return { path, reason: `only text nodes have "text" (this is ${type})` };
+  if (marks !== undefined) {
+    if (!Array.isArray(marks)) return { path, reason: 'marks must be an array' };
+    for (const [i, mark] of marks.entries()) {
+      const at = childPath(path, 'marks', i);
+      if (!isObject(mark) || typeof mark.type !== 'string') return { path: at, reason: 'a mark must be an object with a string "type"' };
+      const markType = schema.marks[mark.type];
+      if (!markType) return { path: at, reason: `unknown mark type "${mark.type.slice(0, 100)}"` };
+      for (const key of Object.keys(mark)) if (key !== 'type' && key !== 'attrs') return { path: at, reason: `unknown field "${key.slice(0, 100)}" on mark` };
+      if (mark.attrs !== undefined && mark.attrs !== null) {
+        if (!isObject(mark.attrs)) return { path: at, reason: `attrs of mark ${mark.type} must be an object` };
+        const known = markType.spec.attrs ?? {};
+        for (const name of Object.keys(mark.attrs))
+          if (!(name in known)) return { path: at, reason: `unknown attribute "${name.slice(0, 100)}" on mark ${mark.type}` };
+      }
+      if (mark.type === 'link' && !(isObject(mark.attrs) && typeof mark.attrs.href === 'string'))
+        return { path: at, reason: 'attribute "href" of link is required' };
+    }
+  }
+  if (content !== undefined) {
+    if (!Array.isArray(content)) return { path, reason: 'content must be an array' };
+    for (const [i, child] of content.entries()) {
+      const problem = checkShape(child, childPath(path, 'content', i), depth + 1);
+      if (problem) return problem;
+    }
+  }
+  return null;
+}
+
+const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
+
+/**
+ * Finds where ProseMirror's objection lies: children first (so the deepest culprit is named), then whether each
+ * child (type and marks) may stand where it is, then the node itself (its attributes, or content left incomplete).
+ * Only runs for a document already found invalid.
+ */
+function locate(json: Record<string, unknown>, path: string): DocumentProblem | null {
+  const content = (json.content as Record<string, unknown>[] | undefined) ?? [];
+  for (const [i, child] of content.entries()) {
+    const problem = locate(child, childPath(path, 'content', i));
+    if (problem) return problem;
+  }
+  const type = schema.nodes[json.type as string];
+  if (!type.isText) {
+    let match = type.contentMatch;
+    for (const [i, childJson] of content.entries()) {
+      const at = childPath(path, 'content', i);
+      const child = PMNode.fromJSON(schema, childJson);
+      const next = match.matchType(child.type);
+      if (!next) return { path: at, reason: `${child.type.name} is not allowed here inside ${type.name}` };
+      match = next;
+      for (const mark of child.marks)
+        if (!type.allowsMarkType(mark.type)) return { path: at, reason: `mark ${mark.type.name} is not allowed inside ${type.name}` };
+    }
+    if (!match.validEnd) return { path, reason: `${type.name} is missing required content (${type.spec.content ?? 'none'})` };
+  }
+  let node: PMNode;
+  try {
+    node = PMNode.fromJSON(schema, json);
+  } catch (err) {
+    return { path, reason: reasonOf(err) };
+  }
+  try {
+    node.check();
+  } catch (err) {
+    return { path, reason: reasonOf(err) };
+  }
+  return null;
+}
+
+/** Builds and checks a document; throws 422 VALIDATION_ERROR with the path of the offending node. */
+export function parseDocument(json: unknown, field = 'content'): PMNode {
+  const shape = checkShape(json, '', 0);
+  if (shape) throw documentError(shape, field);
+  const root = json as Record<string, unknown>;
+  if (root.type !== 'doc') throw documentError({ path: '', reason: `the root node must be of type "doc", not "${root.type}"` }, field);
+  try {
+    const doc = PMNode.fromJSON(schema, root);
+    doc.check();
+    return doc;
+  } catch (err) {
+    throw documentError(locate(root, '') ?? { path: '', reason: reasonOf(err) }, field);
+  }
+}
+
+/** Validates page content and returns it normalised (attribute defaults filled in, adjacent same-mark text joined). */
+export function validateDocument(json: unknown): DocJson {
+  return parseDocument(json).toJSON() as DocJson;
+}
+
+/** True when two valid documents are the same (node for node, attributes and marks included). */
+export function documentsEqual(a: unknown, b: unknown): boolean {
+  return PMNode.fromJSON(schema, a).eq(PMNode.fromJSON(schema, b));
+}
+
+/** An empty document: one empty paragraph. */
+export function emptyDocument(): DocJson {
+  return { type: 'doc', content: [{ type: 'paragraph' }] };
+}

@@ -1,0 +1,147 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { JobStatus } from '../db/tables/jobs.js';
+import { isUniqueViolation } from '../db/index.js';
+import { newId } from '../ids.js';
+
+export interface EnqueueOptions {
+  kind: string;
+  payload?: Record<string, unknown>;
+  workspaceId?: string | null;
+  /** Not before this time (default now). */
+  runAt?: Date;
+  maxAttempts?: number;
+  /** At most one queued-or-running job per key; a second enqueue with a live key is a no-op. */
+  dedupeKey?: string;
+}
+
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  workspaceId: string | null;
+  payload: Record<string, unknown>;
+  attempts: number;
+  maxAttempts: number;
+}
+
+/** Writes a job row; pass the transaction of the write that causes it so both commit or neither does. */
+export async function enqueue(db: Db, options: EnqueueOptions): Promise<string | null> {
+  const id = newId();
+  try {
+    await db
+      .insertInto('jobs')
+      .values({
+        id,
+        kind: options.kind,
+        workspaceId: options.workspaceId ?? null,
+        payload: JSON.stringify(options.payload ?? {}),
+        runAt: options.runAt ?? new Date(),
+        maxAttempts: options.maxAttempts ?? 5,
+        dedupeKey: options.dedupeKey ?? null,
+        leaseUntil: null,
+        lockedBy: null,
+        lastError: null,
+        result: null,
+        finishedAt: null,
+      })
+      .execute();
+    return id;
+  } catch (err) {
+    if (options.dedupeKey && isUniqueViolation(err)) return null;
+    throw err;
+  }
+}
+
+/**
+ * Claims the next runnable job of the given kinds: a queued job whose time has come, or a running job whose
+ * lease ran out (its worker died). FOR UPDATE SKIP LOCKED lets any number of workers claim concurrently, each job once.
+ */
+export async function claimNext(db: Db, workerId: string, kinds: string[], leaseMs: number): Promise<ClaimedJob | null> {
+  if (kinds.length === 0) return null;
+  const result = await sql<ClaimedJob>`
+    update jobs set status = 'running', attempts = attempts + 1, locked_by = ${workerId},
+      lease_until = now() + ${`${leaseMs} milliseconds`}::interval, updated_at = now()
+    where id = (
+      select id from jobs
+      where kind in (${sql.join(kinds)}) and not cancel_requested
+        and ((status = 'queued' and run_at <= now()) or (status = 'running' and lease_until < now()))
+      order by run_at, id
+      limit 1
+      for update skip locked
+    )
+    returning id, kind, workspace_id as "workspaceId", payload, attempts, max_attempts as "maxAttempts"`.execute(db);
+  return result.rows[0] ?? null;
+}
+
+/** Extends the lease of a job this worker holds; false when the job is no longer ours (taken over or cancelled). */
+export async function renewLease(db: Db, jobId: string, workerId: string, leaseMs: number): Promise<{ held: boolean; cancelRequested: boolean }> {
+  const row = await sql<{ cancelRequested: boolean }>`
+    update jobs set lease_until = now() + ${`${leaseMs} milliseconds`}::interval, updated_at = now()
+    where id = ${jobId} and locked_by = ${workerId} and status = 'running'
+    returning cancel_requested as "cancelRequested"`.execute(db);
+  const first = row.rows[0];
+  return { held: !!first, cancelRequested: first?.cancelRequested ?? false };
+}
+
+async function finish(db: Db, jobId: string, workerId: string, status: JobStatus, fields: { lastError?: string; result?: unknown } = {}) {
+  await db
+    .updateTable('jobs')
+    .set({
+      status,
+      leaseUntil: null,
+      finishedAt: new Date(),
+      updatedAt: new Date(),
+      ...(fields.lastError !== undefined ? { lastError: fields.lastError.slice(0, 4000) } : {}),
+      ...(fields.result !== undefined ? { result: JSON.stringify(fields.result) } : {}),
+    })
+    .where('id', '=', jobId)
+    .where('lockedBy', '=', workerId)
+    .where('status', '=', 'running')
+    .execute();
+}
+
+export const completeJob = (db: Db, jobId: string, workerId: string, result?: unknown) => finish(db, jobId, workerId, 'done', { result });
+export const markCancelled = (db: Db, jobId: string, workerId: string) => finish(db, jobId, workerId, 'cancelled');
+
+/** Hands a job this worker holds back to the queue, to run again at once (a worker shutting down). */
+export async function releaseJob(db: Db, jobId: string, workerId: string) {
+  await sql`update jobs set status = 'queued', lease_until = null, locked_by = null, run_at = now(), attempts = greatest(attempts - 1, 0), updated_at = now()
+    where id = ${jobId} and locked_by = ${workerId} and status = 'running'`.execute(db);
+}
+
+/** Exponential backoff with jitter: 1 s, 2 s, 4 s … capped at 5 minutes. */
+export function backoffMs(attempts: number, baseMs = 1000): number {
+  const exp = Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 300_000);
+  return Math.round(exp * (0.75 + Math.random() * 0.5));
+}
+
+/** A failed attempt: retried later when retryable and attempts remain, else failed for good. */
+export async function failJob(db: Db, job: ClaimedJob, workerId: string, error: string, retryable: boolean, baseBackoffMs = 1000) {
+  if (retryable && job.attempts < job.maxAttempts) {
+    await db
+      .updateTable('jobs')
+      .set({ status: 'queued', leaseUntil: null, lockedBy: null, lastError: error.slice(0, 4000), runAt: new Date(Date.now() + backoffMs(job.attempts, baseBackoffMs)), updatedAt: new Date() })
+      .where('id', '=', job.id)
+      .where('lockedBy', '=', workerId)
+      .where('status', '=', 'running')
+      .execute();
+    return 'retry' as const;
+  }
+  await finish(db, job.id, workerId, 'failed', { lastError: error });
+  return 'failed' as const;
+}
+
+/** Asks a job to stop: a queued job is cancelled at once; a running one sees it at its next lease renewal. */
+export async function requestCancel(db: Db, jobId: string): Promise<JobStatus | null> {
+  const row = await sql<{ status: JobStatus }>`
+    update jobs set cancel_requested = true, updated_at = now(),
+      status = case when status = 'queued' then 'cancelled' else status end,
+      finished_at = case when status = 'queued' then now() else finished_at end
+    where id = ${jobId} and status in ('queued', 'running')
+    returning status`.execute(db);
+  return row.rows[0]?.status ?? null;
+}
+
+export function getJob(db: Db, jobId: string) {
+  return db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+}

@@ -1,0 +1,162 @@
+import { hostname } from 'node:os';
+import type { ServiceEnv } from '../context.js';
+import type { Db } from '../db/index.js';
+import { newId } from '../ids.js';
+import { type ClaimedJob, claimNext, completeJob, failJob, markCancelled, releaseJob, renewLease } from './queue.js';
+
+/** What a handler gets besides the job: a signal that aborts when the job is cancelled or its lease is lost. */
+export interface JobContext {
+  db: Db;
+  signal: AbortSignal;
+  log: Logger;
+  /** The service's settings and collaborators (blob store, token issuer), as requests get them. */
+  env: ServiceEnv;
+}
+
+export type JobHandler = (job: ClaimedJob, ctx: JobContext) => Promise<unknown>;
+
+/** A failure the handler marks as not worth retrying (bad input, a missing record). */
+export class PermanentJobError extends Error {}
+
+interface Logger {
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface WorkerOptions {
+  db: Db;
+  env: ServiceEnv;
+  handlers: Map<string, JobHandler>;
+  /** Jobs run at once by this worker process. */
+  concurrency: number;
+  leaseMs?: number;
+  pollMs?: number;
+  baseBackoffMs?: number;
+  log?: Logger;
+  workerId?: string;
+}
+
+const silent: Logger = { info() {}, error() {} };
+
+/**
+ * Claims jobs from the database and runs their handlers, `concurrency` at a time. The lease is renewed while a
+ * handler runs; a cancellation request or a lost lease aborts the handler's signal.
+ */
+export class Worker {
+  readonly id: string;
+  private running = false;
+  private readonly active = new Set<Promise<void>>();
+  private readonly controllers = new Set<AbortController>();
+  private shuttingDown = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly log: Logger;
+
+  constructor(private readonly options: WorkerOptions) {
+    this.id = options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(-8)}`;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 500;
+    this.log = options.log ?? silent;
+  }
+
+  start() {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Tells the worker to look for work now (after an enqueue in this process). */
+  poke() {
+    this.wake?.();
+  }
+
+  /**
+   * Stops claiming and waits up to `graceMs` for running handlers; then aborts them and puts their jobs back in
+   * the queue (not counted as a failure), so a restart never strands a long job until its lease expires.
+   */
+  async stop(graceMs = 10_000) {
+    this.running = false;
+    this.poke();
+    await this.loop;
+    const all = Promise.allSettled([...this.active]);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
+    clearTimeout(timer);
+    if (timedOut) {
+      this.shuttingDown = true;
+      for (const c of this.controllers) c.abort(new Error('worker shutting down'));
+      await all;
+    }
+  }
+
+  private async run() {
+    const kinds = [...this.options.handlers.keys()];
+    while (this.running) {
+      if (this.active.size >= this.options.concurrency) {
+        await Promise.race(this.active);
+        continue;
+      }
+      let job: ClaimedJob | null = null;
+      try {
+        job = await claimNext(this.options.db, this.id, kinds, this.leaseMs);
+      } catch (err) {
+        this.log.error({ err }, 'job claim failed');
+      }
+      if (!job) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.pollMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = null;
+        continue;
+      }
+      const task = this.execute(job).finally(() => this.active.delete(task));
+      this.active.add(task);
+    }
+  }
+
+  private async execute(job: ClaimedJob) {
+    const { db } = this.options;
+    const handler = this.options.handlers.get(job.kind) as JobHandler;
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    let cancelled = false;
+    const renew = setInterval(
+      async () => {
+        try {
+          const state = await renewLease(db, job.id, this.id, this.leaseMs);
+          if (!state.held || state.cancelRequested) {
+            cancelled = state.cancelRequested;
+            controller.abort(new Error(state.cancelRequested ? 'cancelled' : 'lease lost'));
+          }
+        } catch (err) {
+          this.log.error({ err, jobId: job.id }, 'lease renewal failed');
+        }
+      },
+      Math.max(50, Math.floor(this.leaseMs / 3)),
+    );
+    try {
+      const result = await handler(job, { db, signal: controller.signal, log: this.log, env: this.options.env });
+      if (controller.signal.aborted) {
+        if (cancelled) await markCancelled(db, job.id, this.id);
+        else if (this.shuttingDown) await releaseJob(db, job.id, this.id);
+      } else await completeJob(db, job.id, this.id, result ?? null);
+    } catch (err) {
+      if (cancelled) await markCancelled(db, job.id, this.id).catch(() => {});
+      else if (this.shuttingDown) await releaseJob(db, job.id, this.id).catch(() => {});
+      else {
+        const message = err instanceof Error ? err.message : String(err);
+        const outcome = await failJob(db, job, this.id, message, !(err instanceof PermanentJobError), this.options.baseBackoffMs).catch(() => 'unknown');
+        this.log.error({ err, jobId: job.id, kind: job.kind, outcome }, 'job failed');
+      }
+    } finally {
+      clearInterval(renew);
+      this.controllers.delete(controller);
+    }
+  }
+}

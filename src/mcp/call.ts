@@ -1,0 +1,71 @@
+import type { Ctx } from '../context.js';
+import { AppError } from '../errors.js';
+import { toAppError } from '../http/errors.js';
+import { validationError } from '../http/validation.js';
+import type { ToolRegistry } from './registry.js';
+import type { AnyTool, ToolCtx, ToolEnv } from './tool.js';
+
+/** An MCP tool result (`tools/call`, `/mcp-standard/call_tool`). */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError: boolean;
+}
+
+export const unknownTool = (name: string) =>
+  new AppError('NOT_FOUND', `Unknown tool "${name}"; list_tools or tool_search show the tools there are`, { resource: 'Tool', tool: name });
+
+/**
+ * Arguments that do not fit the tool's schema: 422 VALIDATION_ERROR naming the field, whatever the failure (a missing
+ * argument included: a tool call has no query string or path, only arguments).
+ */
+function argumentsError(tool: AnyTool, issues: Parameters<typeof validationError>[1], args: unknown): AppError {
+  // A misspelt argument name first: it usually explains the "missing" one too.
+  const first = issues.find((i) => i.code === 'unrecognized_keys');
+  if (first?.code === 'unrecognized_keys') {
+    const field = [...first.path.map(String), first.keys[0]].join('.');
+    const known = Object.keys(tool.input.shape).join(', ') || '(none)';
+    return new AppError('VALIDATION_ERROR', `${tool.name}: unknown argument "${field}"; the arguments are: ${known}`, {
+      tool: tool.name,
+      field,
+      reason: 'unknown_argument',
+    });
+  }
+  const e = validationError('body', issues, args);
+  const { field, reason, issues: all } = e.details as { field: string; reason: string; issues: unknown };
+  const message = e.code === 'MISSING_REQUIRED' ? `Missing required argument "${field}"` : `Invalid argument "${field}": ${reason}`;
+  return new AppError('VALIDATION_ERROR', `${tool.name}: ${message}`, { tool: tool.name, field, reason, issues: all });
+}
+
+/**
+ * Runs a tool as the caller: finds it (404 with details.tool), validates the arguments with its schema (422), then
+ * calls its handler. Domain errors come out as the AppError REST would answer with.
+ */
+export async function callTool(registry: ToolRegistry, ctx: Ctx, env: ToolEnv, name: string, args: unknown): Promise<unknown> {
+  const tool = registry.get(name);
+  if (!tool) throw unknownTool(name);
+  const given = args ?? {};
+  if (typeof given !== 'object' || Array.isArray(given))
+    throw new AppError('VALIDATION_ERROR', '`arguments` must be an object', { tool: name, field: 'arguments', reason: 'must be an object' });
+  const parsed = (registry.argumentsOf(name) ?? tool.input).safeParse(given);
+  if (!parsed.success) throw argumentsError(tool, parsed.error.issues, given);
+  const toolCtx: ToolCtx = { ...ctx, mcp: env };
+  return tool.handler(toolCtx, parsed.data as never);
+}
+
+/** A handler's value as an MCP result: the JSON as text, and as structured content (always an object). */
+export function toolResult(value: unknown): ToolResult {
+  const structured = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value ?? null };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: false };
+}
+
+/** An error as an MCP result (`isError: true`): the code first in the text, then the message and details as JSON. */
+export function errorResult(err: unknown): { result: ToolResult; error: AppError } {
+  const e = toAppError(err as Error);
+  const error = { code: e.code, status: e.status, message: e.message, details: e.details };
+  return {
+    result: { content: [{ type: 'text', text: `${e.code}: ${e.message}\n${JSON.stringify({ error })}` }], structuredContent: { error }, isError: true },
+    error: e,
+  };
+}

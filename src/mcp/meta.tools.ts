@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { defineTool, READ } from './tool.js';
+
+/** The arguments of `tool_search` and the body of `/mcp-standard/search_tools`. */
+export const ToolSearchBody = z.object({
+  query: z.string().trim().min(1).max(500).describe('What you want to do, in a few words: "move a page", "who is assigned", "trash"'),
+  limit: z.number().int().min(1).max(50).default(10).describe('At most this many tools (default 10)'),
+});
+
+export const metaTools = [
+  defineTool({
+    name: 'tool_search',
+    title: 'Find tools',
+    category: 'tool',
+    description:
+      'Find the tools that fit a task, ranked by how well their name, description and category match `query`. Use it when you do not know which tool to call. Returns `{ items: [{ name, title, description, category, score, inputSchema }], total }`.',
+    input: ToolSearchBody,
+    annotations: READ,
+    handler: async (ctx, a) => {
+      const items = ctx.mcp.catalog.search(a.query, a.limit);
+      return { items, total: items.length };
+    },
+  }),
+];

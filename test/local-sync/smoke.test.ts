@@ -1,0 +1,21 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { workspaceWithRoles } from '../helpers/factories.js';
+import { push, setupSource, syncClient, upsert } from './helpers.js';
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t.close(); });
+it('smoke', async () => {
+  const w = await workspaceWithRoles(t);
+  const sync = syncClient(t, w.editor, w.workspace.id);
+  const { sourceId, connectorId } = await setupSource(sync);
+  const r = await push(sync, sourceId, [upsert('a.md', 'hello\n'), upsert('b/c.txt', 'x')], connectorId);
+  console.log(JSON.stringify(r, null, 1));
+  console.log(JSON.stringify((await sync('sources/deltas', { sourceId, includeContent: true })).body, null, 1));
+  console.log(JSON.stringify((await sync('sources/list', {})).body, null, 1));
+  const u = await sync('sources/file/update', { sourceId, relativePath: 'a.md', content: 'svc\n', baseHash: 'a'.repeat(64) });
+  console.log(JSON.stringify(u.body, null, 1));
+  const p = await sync('sources/conflicts/preview', { conflictId: u.body.conflictId });
+  console.log(JSON.stringify(p.body, null, 1));
+  expect(1).toBe(1);
+});

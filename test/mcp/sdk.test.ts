@@ -1,0 +1,179 @@
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolRegistry } from '../../src/mcp/registry.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createApiKey, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import { createSpace } from '../spaces/helpers.js';
+
+/** The standard MCP transport at /api/mcp, through the SDK's own client over a real socket. */
+
+let t: TestApp;
+let base: string;
+let ws: Awaited<ReturnType<typeof workspaceWithRoles>>;
+let spaceId: string;
+let privateSpaceId: string;
+const clients: Client[] = [];
+
+async function connect(token: string | TestUser): Promise<Client> {
+  const bearer = typeof token === 'string' ? token : token.token;
+  const client = new Client({ name: 'kb-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+const textOf = (r: unknown) => (r as { content: Array<{ type: string; text: string }> }).content[0].text;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  ws = await workspaceWithRoles(t);
+  spaceId = (await createSpace(t, ws.admin, ws.workspace.id, { name: 'Handbook' })).id;
+  privateSpaceId = (await createSpace(t, ws.admin, ws.workspace.id, { name: 'Board', visibility: 'private' })).id;
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await t.close();
+});
+
+describe('standard MCP over Streamable HTTP', () => {
+  it('initializes with server info, capabilities and instructions (API key)', async () => {
+    const client = await connect(await createApiKey(t, ws.editor));
+    expect(client.getServerVersion()).toMatchObject({ name: 'kb-service' });
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} });
+    expect(client.getInstructions()).toContain('tool_search');
+  });
+
+  it('lists the same tools as the registry, with JSON Schema inputs and annotations', async () => {
+    const client = await connect(ws.viewer);
+    const { tools } = await client.listTools();
+    expect(tools.map((x) => x.name).sort()).toEqual(
+      toolRegistry()
+        .tools.map((x) => x.name)
+        .sort(),
+    );
+    const create = tools.find((x) => x.name === 'page_create');
+    expect(create?.inputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['workspaceId', 'spaceId', 'title']) });
+    expect(create?.annotations).toMatchObject({ readOnlyHint: false });
+    expect(tools.find((x) => x.name === 'page_get')?.annotations).toMatchObject({ readOnlyHint: true });
+    expect(create?._meta).toEqual({ category: 'page' });
+  });
+
+  it('calls tools: results as structured content; domain errors as isError with the code', async () => {
+    const editor = await connect(ws.editor);
+    const viewer = await connect(ws.viewer);
+    const workspaceId = ws.workspace.id;
+
+    const listed = await viewer.callTool({ name: 'workspace_list', arguments: {} });
+    expect(listed.isError).toBe(false);
+    expect((listed.structuredContent as { items: Array<{ id: string }> }).items.map((w) => w.id)).toEqual([workspaceId]);
+
+    const created = await editor.callTool({
+      name: 'page_create',
+      arguments: { workspaceId, spaceId, title: 'Expenses', markdown: '## Policy\n\nKeep **receipts**.' },
+    });
+    expect(created.isError).toBe(false);
+    const page = created.structuredContent as { id: string; title: string };
+    expect(page.title).toBe('Expenses');
+    expect(JSON.parse(textOf(created))).toEqual(created.structuredContent);
+
+    const read = await viewer.callTool({ name: 'page_get', arguments: { pageId: page.id } });
+    expect((read.structuredContent as { markdown: string }).markdown).toContain('Keep **receipts**.');
+
+    const denied = await viewer.callTool({ name: 'page_create', arguments: { workspaceId, spaceId, title: 'Nope', markdown: 'x' } });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toMatch(/^FORBIDDEN: /);
+    expect(denied.structuredContent).toMatchObject({ error: { code: 'FORBIDDEN', status: 403 } });
+
+    const task = await editor.callTool({ name: 'task_create', arguments: { workspaceId, title: 'File receipts', priority: 'low' } });
+    expect(task.structuredContent).toMatchObject({ title: 'File receipts', status: 'todo' });
+    const missing = await viewer.callTool({ name: 'task_get', arguments: { taskId: 'nothing-here' } });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/^NOT_FOUND: /);
+
+    const found = await viewer.callTool({ name: 'search_query', arguments: { workspaceId, query: 'receipts' } });
+    expect((found.structuredContent as { items: Array<{ id: string }> }).items.map((r) => r.id).sort()).toEqual(
+      [page.id, (task.structuredContent as { id: string }).id].sort(),
+    );
+    const outsider = await connect(ws.outsider);
+    const hidden = await outsider.callTool({ name: 'search_query', arguments: { workspaceId, query: 'receipts' } });
+    expect(hidden.isError).toBe(true);
+    expect(textOf(hidden)).toMatch(/^FORBIDDEN: /);
+
+    const bad = await viewer.callTool({ name: 'search_query', arguments: { workspaceId } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/^VALIDATION_ERROR: /);
+    expect(bad.structuredContent).toMatchObject({ error: { details: { field: 'query' } } });
+
+    const tools = await viewer.callTool({ name: 'tool_search', arguments: { query: 'complete a task' } });
+    expect((tools.structuredContent as { items: Array<{ name: string }> }).items[0].name).toBe('task_complete');
+  });
+
+  it('answers an unknown tool with a protocol error', async () => {
+    const client = await connect(ws.viewer);
+    await expect(client.callTool({ name: 'page_explode', arguments: {} })).rejects.toThrow(/Unknown tool "page_explode"/);
+  });
+
+  it('serves readable pages as resources: recent first, read as Markdown', async () => {
+    const editor = await connect(ws.editor);
+    const workspaceId = ws.workspace.id;
+    const older = (await editor.callTool({ name: 'page_create', arguments: { workspaceId, spaceId, title: 'Older', markdown: 'First.' } }))
+      .structuredContent as { id: string };
+    await new Promise((r) => setTimeout(r, 5));
+    const newer = (await editor.callTool({ name: 'page_create', arguments: { workspaceId, spaceId, title: 'Newer', markdown: 'Second *page*.' } }))
+      .structuredContent as { id: string };
+    const admin = await connect(ws.admin);
+    const secret = (
+      await admin.callTool({ name: 'page_create', arguments: { workspaceId, spaceId: privateSpaceId, title: 'Board minutes', markdown: 'Secret.' } })
+    ).structuredContent as { id: string };
+
+    const viewer = await connect(ws.viewer);
+    const { resources } = await viewer.listResources();
+    const uris = resources.map((r) => r.uri);
+    expect(uris.indexOf(`kb://pages/${newer.id}`)).toBeLessThan(uris.indexOf(`kb://pages/${older.id}`));
+    expect(uris.indexOf(`kb://pages/${newer.id}`)).toBeGreaterThanOrEqual(0);
+    expect(uris).not.toContain(`kb://pages/${secret.id}`);
+    expect(resources.find((r) => r.uri === `kb://pages/${newer.id}`)).toMatchObject({ name: 'Newer', mimeType: 'text/markdown' });
+    expect((await admin.listResources()).resources.map((r) => r.uri)).toContain(`kb://pages/${secret.id}`);
+
+    const read = await viewer.readResource({ uri: `kb://pages/${newer.id}` });
+    expect(read.contents).toEqual([{ uri: `kb://pages/${newer.id}`, mimeType: 'text/markdown', text: '# Newer\n\nSecond *page*.\n' }]);
+    await expect(viewer.readResource({ uri: `kb://pages/${secret.id}` })).rejects.toMatchObject({ code: -32002 });
+    await expect(viewer.readResource({ uri: 'kb://pages/nothing' })).rejects.toMatchObject({ code: -32002 });
+    await expect(viewer.readResource({ uri: 'https://example.com/x' })).rejects.toMatchObject({ code: -32002 });
+
+    const { resourceTemplates } = await viewer.listResourceTemplates();
+    expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'kb://pages/{pageId}', mimeType: 'text/markdown' })]);
+  });
+
+  it('needs credentials, JSON and event-stream in Accept, and POST', async () => {
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const anonymous = await fetch(`${base}/api/mcp`, { method: 'POST', headers, body: JSON.stringify(init) });
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).error.code).toBe('UNAUTHORIZED');
+    await expect(connect('not-a-key')).rejects.toThrow();
+
+    const auth = { ...headers, authorization: `Bearer ${ws.viewer.token}` };
+    const okRes = await fetch(`${base}/api/mcp`, { method: 'POST', headers: { ...auth, 'x-request-id': 'mcp-req-1' }, body: JSON.stringify(init) });
+    expect(okRes.status).toBe(200);
+    expect(okRes.headers.get('x-request-id')).toBe('mcp-req-1');
+    expect(okRes.headers.get('x-ratelimit-limit')).toBeTruthy();
+    expect((await okRes.json()).result.serverInfo.name).toBe('kb-service');
+
+    const noAccept = await fetch(`${base}/api/mcp`, { method: 'POST', headers: { ...auth, accept: 'application/json' }, body: JSON.stringify(init) });
+    expect(noAccept.status).toBe(406);
+    const get = await fetch(`${base}/api/mcp`, { headers: auth });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+});
