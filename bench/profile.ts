@@ -39,7 +39,15 @@ for (const id of samples) {
   const frame = nodes.get(id)?.callFrame;
   const url = frame?.url ?? '';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
-  const group = pkg ?? (url.includes('/src/') ? `src/${url.split('/src/')[1]}` : url.startsWith('wasm') ? 'wasm (PGlite engine)' : url ? 'node internals' : frame?.functionName || '?');
+  const group =
+    pkg ??
+    (url.includes('/src/')
+      ? `src/${url.split('/src/')[1]}`
+      : url.startsWith('wasm')
+        ? 'wasm (PGlite engine)'
+        : url
+          ? 'node internals'
+          : frame?.functionName || '?');
   groups.set(group, (groups.get(group) ?? 0) + 1);
 }
 console.log(

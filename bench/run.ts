@@ -7,7 +7,8 @@ import type { Ratio } from './scenarios/types.js';
 /**
  * `npm run bench [-- <scenario> ...]`: each scenario on a fresh PGlite data folder, then (when DATABASE_URL is set) on
  * a fresh database created on that PostgreSQL server and dropped afterwards.
- * BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 2).
+ * BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 2), BENCH_ROUNDS (default 1:
+ * scenarios that use `measureAll` repeat their routes interleaved and report medians).
  */
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -21,6 +22,7 @@ const load: LoadOptions = {
   duration: positiveNumber('BENCH_DURATION', 10),
   connections: positiveNumber('BENCH_CONNECTIONS', 50),
   warmup: positiveNumber('BENCH_WARMUP', 2),
+  rounds: positiveNumber('BENCH_ROUNDS', 1),
 };
 
 const wanted = process.argv.slice(2);
@@ -37,8 +39,11 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFracti
 function printTable(rows: Measurement[]) {
   const width = Math.max(...rows.map((r) => r.label.length));
   console.log(`  ${'route'.padEnd(width)}  ${'req/s'.padStart(9)}  ${'p50 ms'.padStart(7)}  ${'p99 ms'.padStart(7)}  ${'requests'.padStart(9)}`);
+  // p50/p99 are autocannon's millisecond percentiles; with BENCH_ROUNDS > 1 every figure is the median of the rounds.
   for (const r of rows)
-    console.log(`  ${r.label.padEnd(width)}  ${fmt(r.reqPerSec).padStart(9)}  ${fmt(r.p50).padStart(7)}  ${fmt(r.p99).padStart(7)}  ${fmt(r.requests).padStart(9)}`);
+    console.log(
+      `  ${r.label.padEnd(width)}  ${fmt(r.reqPerSec).padStart(9)}  ${fmt(r.p50).padStart(7)}  ${fmt(r.p99).padStart(7)}  ${fmt(r.requests).padStart(9)}`,
+    );
 }
 
 function printRatios(ratios: Ratio[]): boolean {
@@ -52,7 +57,7 @@ function printRatios(ratios: Ratio[]): boolean {
 }
 
 console.log(
-  `kb bench: ${load.duration} s per route after ${load.warmup} s warm-up, ${load.connections} connections; node ${process.version}, ` +
+  `kb bench: ${load.duration} s per route after ${load.warmup} s warm-up, ${load.connections} connections, ${load.rounds} round(s); node ${process.version}, ` +
     `${cpus().length} cores, load average ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
@@ -71,8 +76,10 @@ for (const kind of kinds) {
     }
   }
 }
-console.log(`\nload average at the end: ${loadavg()
-  .map((l) => l.toFixed(1))
-  .join(' ')}`);
+console.log(
+  `\nload average at the end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 // Figures are reported, never asserted: a missed target is visible in the output, the exit code stays 0.
 if (!allMet) console.log('some targets were not met (see above)');

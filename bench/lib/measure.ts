@@ -6,6 +6,8 @@ export interface LoadOptions {
   connections: number;
   /** Seconds of unmeasured load first (JIT, caches, connection pools). */
   warmup: number;
+  /** `measureAll` repeats its list this many times, interleaved, and reports medians (default 1). */
+  rounds?: number;
 }
 
 export interface Measurement {
@@ -46,6 +48,26 @@ export async function measure(req: LoadRequest, opts: LoadOptions): Promise<Meas
   if (m.errors > 0 || m.non2xx > 0 || m.requests === 0)
     throw new Error(`${req.label}: ${m.requests} requests, ${m.errors} errors/timeouts, ${m.non2xx} non-2xx answers: the run is not valid`);
   return m;
+}
+
+/**
+ * Measures several URLs in interleaved rounds (a, b, c, a, b, c, …) and reports each one's median req/s and p99, so
+ * that a burst of load from elsewhere on the machine does not land on one of them only. Ratios between the results
+ * are what to read; absolute figures depend on the machine.
+ */
+export async function measureAll(requests: LoadRequest[], opts: LoadOptions): Promise<Measurement[]> {
+  const runs: Measurement[][] = requests.map(() => []);
+  const rounds = Math.max(1, opts.rounds ?? 1);
+  for (let round = 0; round < rounds; round++) for (const [i, req] of requests.entries()) runs[i].push(await measure(req, opts));
+  return runs.map((list) => ({
+    label: list[0].label,
+    reqPerSec: median(list.map((m) => m.reqPerSec)),
+    p50: median(list.map((m) => m.p50)),
+    p99: median(list.map((m) => m.p99)),
+    requests: list.reduce((sum, m) => sum + m.requests, 0),
+    errors: 0,
+    non2xx: 0,
+  }));
 }
 
 export function median(values: number[]): number {

@@ -1,5 +1,5 @@
 import type { Db } from '../../src/db/index.js';
-import { measure } from '../lib/measure.js';
+import { measureAll } from '../lib/measure.js';
 import { startBare, type Target } from '../lib/target.js';
 import type { Scenario } from './types.js';
 
@@ -36,12 +36,18 @@ export const workspaceRead: Scenario = {
     const { key, workspaceId } = await seedWorkspace(target);
     const bare = await startWorkspaceBaselines(target.database.db);
     try {
-      const api = await measure(
-        { label: '(a) GET /api/v1/workspaces/:id, API key', url: `${target.appUrl}/api/v1/workspaces/${workspaceId}`, headers: { authorization: `Bearer ${key}` } },
+      const [api, pk, hello] = await measureAll(
+        [
+          {
+            label: '(a) GET /api/v1/workspaces/:id, API key',
+            url: `${target.appUrl}/api/v1/workspaces/${workspaceId}`,
+            headers: { authorization: `Bearer ${key}` },
+          },
+          { label: '(b) bare route, one primary-key select', url: `${bare.url}/workspaces/${workspaceId}` },
+          { label: '(c) bare hello route', url: `${bare.url}/hello` },
+        ],
         load,
       );
-      const pk = await measure({ label: '(b) bare route, one primary-key select', url: `${bare.url}/workspaces/${workspaceId}` }, load);
-      const hello = await measure({ label: '(c) bare hello route', url: `${bare.url}/hello` }, load);
       return {
         measurements: [api, pk, hello],
         ratios: [

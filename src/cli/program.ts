@@ -4,10 +4,11 @@ import { registerKey } from './commands/key.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
 import { registerUser } from './commands/user.js';
+import { registerWorker } from './commands/worker.js';
 import { registerSync } from './sync/command.js';
 
 /** Each subcommand group lives in `commands/<group>.ts` and exports `register<Group>(program)`; add new groups here. */
-const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerUser, registerKey, registerSync];
+const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerUser, registerKey, registerWorker, registerSync];
 
 function packageVersion(): string {
   try {

@@ -78,7 +78,6 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  */
 class PreparingClient extends pg.Client {
   private static readonly names = new Map<string, string>();
-  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads
   query(config: any, values?: any, callback?: any): any {
     if (
       typeof config === 'string' &&
@@ -89,7 +88,10 @@ class PreparingClient extends pg.Client {
     ) {
       const names = PreparingClient.names;
       let name = names.get(config);
-      if (name === undefined && names.size < 500) names.set(config, (name = `kb_${names.size}`));
+      if (name === undefined && names.size < 500) {
+        name = `kb_${names.size}`;
+        names.set(config, name);
+      }
       if (name !== undefined) return super.query({ name, text: config, values });
     }
     return super.query(config, values, callback);

@@ -17,7 +17,12 @@ export function embedderFor(config: Pick<Config, 'EMBEDDINGS_URL' | 'EMBEDDINGS_
   let embedder = cache.get(key);
   if (!embedder) {
     embedder = config.EMBEDDINGS_URL
-      ? new OpenAiEmbedder({ url: config.EMBEDDINGS_URL, model: config.EMBEDDINGS_MODEL, apiKey: config.EMBEDDINGS_API_KEY, timeoutMs: config.EMBEDDINGS_TIMEOUT_MS })
+      ? new OpenAiEmbedder({
+          url: config.EMBEDDINGS_URL,
+          model: config.EMBEDDINGS_MODEL,
+          apiKey: config.EMBEDDINGS_API_KEY,
+          timeoutMs: config.EMBEDDINGS_TIMEOUT_MS,
+        })
       : new UniversalSentenceEncoder();
     cache.set(key, embedder);
   }

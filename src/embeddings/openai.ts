@@ -20,7 +20,7 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   /** After a failure, calls fail at once for this long instead of waiting on an endpoint that is down. */
-  static readonly PAUSE_MS = 15_000;
+  static PAUSE_MS = 15_000;
   private pausedUntil = 0;
   private lastError: Error | null = null;
 

@@ -145,3 +145,11 @@ export async function requestCancel(db: Db, jobId: string): Promise<JobStatus | 
 export function getJob(db: Db, jobId: string) {
   return db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
 }
+
+/** Deletes finished jobs past their retention: done and cancelled after `keepDays`, failed after four times that. */
+export async function purgeFinishedJobs(db: Db, keepDays = 7): Promise<number> {
+  const result = await sql`delete from jobs
+    where (status in ('done', 'cancelled') and finished_at < now() - ${`${keepDays} days`}::interval)
+       or (status = 'failed' and finished_at < now() - ${`${keepDays * 4} days`}::interval)`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

@@ -1,3 +1,4 @@
+import { purgeFinishedJobs } from './queue.js';
 import type { RecurringJob } from './scheduler.js';
 import type { JobHandler } from './worker.js';
 import { trashJobs } from '../areas/pages/trash/trash.jobs.js';
@@ -10,7 +11,13 @@ export interface AreaJobs {
   recurring?: RecurringJob[];
 }
 
-const areas: AreaJobs[] = [trashJobs, researchJobs, knowledgeJobs];
+/** The queue's own upkeep: finished jobs are kept a week (failed ones four), then deleted. */
+const queueUpkeep: AreaJobs = {
+  handlers: { 'jobs.purge': async (_job, jc) => ({ deleted: await purgeFinishedJobs(jc.db, 7) }) },
+  recurring: [{ kind: 'jobs.purge', everyMs: 3600_000 }],
+};
+
+const areas: AreaJobs[] = [queueUpkeep, trashJobs, researchJobs, knowledgeJobs];
 
 export function collectJobs(list: AreaJobs[] = areas) {
   const handlers = new Map<string, JobHandler>();

@@ -47,7 +47,9 @@ function startService(dataDir: string, port: number): Service {
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     output: () => out,
@@ -56,7 +58,13 @@ function startService(dataDir: string, port: number): Service {
       new Promise<void>((resolve, reject) => {
         if (pattern.test(out)) return resolve();
         const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output so far:\n${out}`)), ms);
-        waiters.push({ pattern, resolve: () => (clearTimeout(timer), resolve()) });
+        waiters.push({
+          pattern,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
         exited.then(() => reject(new Error(`service exited while waiting for ${pattern}; output:\n${out}`)));
       }),
   };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceEnv } from '../../src/context.js';
 import type { Database } from '../../src/db/index.js';
-import { claimNext, enqueue, getJob, requestCancel } from '../../src/jobs/queue.js';
+import { claimNext, enqueue, getJob, purgeFinishedJobs, requestCancel } from '../../src/jobs/queue.js';
 import { type JobHandler, PermanentJobError, Worker } from '../../src/jobs/worker.js';
 import { openTestDatabase } from '../helpers/app.js';
 
@@ -144,5 +144,21 @@ describe('worker shutdown', () => {
     await w.stop(50);
     expect(await getJob(database.db, id)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
     expect(await claimNext(database.db, 'next', ['slow'], 1000)).toMatchObject({ id, attempts: 1 });
+  });
+});
+
+describe('retention', () => {
+  it('deletes finished jobs past their retention and keeps the rest', async () => {
+    const old = (await enqueue(database.db, { kind: 'ret' })) as string;
+    const recent = (await enqueue(database.db, { kind: 'ret' })) as string;
+    const failed = (await enqueue(database.db, { kind: 'ret' })) as string;
+    const queued = (await enqueue(database.db, { kind: 'ret-queued' })) as string;
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000);
+    await database.db.updateTable('jobs').set({ status: 'done', finishedAt: ago(8) }).where('id', '=', old).execute();
+    await database.db.updateTable('jobs').set({ status: 'done', finishedAt: ago(1) }).where('id', '=', recent).execute();
+    await database.db.updateTable('jobs').set({ status: 'failed', finishedAt: ago(8) }).where('id', '=', failed).execute();
+    expect(await purgeFinishedJobs(database.db, 7)).toBe(1);
+    expect(await getJob(database.db, old)).toBeUndefined();
+    for (const id of [recent, failed, queued]) expect(await getJob(database.db, id)).toBeDefined();
   });
 });

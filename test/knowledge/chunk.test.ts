@@ -7,9 +7,7 @@ const words = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) =>
 
 describe('chunkDocument', () => {
   it('starts a passage at each heading, with the heading path, outermost first', () => {
-    const doc = markdownToDocument(
-      `# Guide\n\nIntro line.\n\n## Install\n\n${words(40)}.\n\n### On Linux\n\n${words(50)}.\n\n## Configure\n\n${words(45)}.\n`,
-    );
+    const doc = markdownToDocument(`# Guide\n\nIntro line.\n\n## Install\n\n${words(40)}.\n\n### On Linux\n\n${words(50)}.\n\n## Configure\n\n${words(45)}.\n`);
     const passages = chunkDocument(doc);
     expect(passages.map((p) => p.headingPath)).toEqual(['Guide › Install', 'Guide › Install › On Linux', 'Guide › Configure']);
     expect(passages[0].content.startsWith('# Guide\n\nIntro line.\n\n## Install')).toBe(true);

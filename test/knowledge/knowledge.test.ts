@@ -163,7 +163,12 @@ describe('access', () => {
     expect(pageIds(forAdmin)[0]).toBe(pages.acquisition);
     expect(forAdmin.body.data.results[0].spaceId).toBe(leadership);
     // Made a member of the private space, the editor sees it too.
-    const grant = await t.request({ method: 'POST', url: `/api/v1/spaces/${leadership}/members`, token: admin.token, body: { workspaceId: ws, userIds: [editor.id], role: 'viewer' } });
+    const grant = await t.request({
+      method: 'POST',
+      url: `/api/v1/spaces/${leadership}/members`,
+      token: admin.token,
+      body: { workspaceId: ws, userIds: [editor.id], role: 'viewer' },
+    });
     expect(grant.status, JSON.stringify(grant.body)).toBeLessThan(300);
     expect(pageIds(await knowledgeSearch(t, editor, ws, 'acquire Globex Corporation'))[0]).toBe(pages.acquisition);
   });
@@ -183,7 +188,7 @@ describe('access', () => {
     const missing = await t.request({ url: '/api/v1/knowledge/search', token: viewer.token, query: { workspaceId: ws } });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: 'MISSING_REQUIRED', details: { field: 'query' } });
-    for (const query of [
+    for (const query of <Array<Record<string, string>>>[
       { query: '   ' },
       { query: 'x'.repeat(2001) },
       { query: 'deploy', limit: 'abc' },

@@ -32,5 +32,13 @@ export async function setupSource(sync: SyncClient, mode = 'bidirectional', extr
 export async function push(sync: SyncClient, sourceId: string, items: unknown[], connectorId?: string) {
   const res = await sync('sources/push-batch', { sourceId, items, ...(connectorId ? { connectorId } : {}) });
   if (res.status !== 200) throw new Error(`push: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.results as { operationId: string; relativePath: string; status: string; contentHash: string | null; conflictId: string | null; serviceHash: string | null; error: any }[];
+  return res.body.results as {
+    operationId: string;
+    relativePath: string;
+    status: string;
+    contentHash: string | null;
+    conflictId: string | null;
+    serviceHash: string | null;
+    error: any;
+  }[];
 }

@@ -39,7 +39,8 @@ describe('paths from the service', () => {
     expect(conflictSidePath('Makefile')).toBe('Makefile.service-conflict');
     expect(conflictSidePath('.env')).toBe('.env.service-conflict');
     expect(conflictSidePath('a/b.tar.gz')).toBe('a/b.tar.service-conflict.gz');
-    for (const p of ['docs/a.service-conflict.md', 'Makefile.service-conflict', '.env.service-conflict', '.kb-sync', '.kb-sync/tmp/x']) expect(isInternal(p), p).toBe(true);
+    for (const p of ['docs/a.service-conflict.md', 'Makefile.service-conflict', '.env.service-conflict', '.kb-sync', '.kb-sync/tmp/x'])
+      expect(isInternal(p), p).toBe(true);
     expect(isConflictSideFile('.service-conflict')).toBe(false);
     expect(isInternal('docs/a.md')).toBe(false);
   });

@@ -15,7 +15,11 @@ export interface Run {
 /** Runs the real `kb` launcher (bin/kb.js) to completion, stdin piped (not a TTY). */
 export function kb(args: string[], env: Record<string, string>, input = '', timeoutMs = 60_000): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/kb.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/kb.js'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -62,7 +66,10 @@ export function tree(dir: string): Record<string, string> {
       const rel = prefix ? `${prefix}/${e.name}` : e.name;
       if (rel === '.kb-sync') continue;
       if (e.isDirectory()) walk(path.join(d, e.name), rel);
-      else out[rel] = createHash('sha256').update(readFileSync(path.join(d, e.name))).digest('hex');
+      else
+        out[rel] = createHash('sha256')
+          .update(readFileSync(path.join(d, e.name)))
+          .digest('hex');
     }
   };
   walk(dir, '');

@@ -75,10 +75,12 @@ describe('kb login', slow, () => {
 
   it('stores an API key given with --token after checking it (file mode 0600)', async () => {
     const key = await createApiKey(t, user, 'connector');
-    const bad = await kb(['login', '--server', base, '--token', 'nope'], env);
+    const [bad, res] = await Promise.all([
+      kb(['login', '--server', base, '--token', 'nope'], env),
+      ok(kb(['login', '--server', `${base}/api/`, '--token', key], env)),
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('refused the token');
-    const res = await ok(kb(['login', '--server', `${base}/api/`, '--token', key], env));
     expect(res.stdout).toContain(`as ${user.email}`);
     const file = path.join(env.KB_CONFIG_DIR, 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -98,10 +100,9 @@ describe('kb login', slow, () => {
 
 describe('two connectors on one source', slow, () => {
   it('refuses to start without --workspace, or with an unknown one', async () => {
-    const res = await kb(['sync', A, '--once'], env);
+    const [res, unknown] = await Promise.all([kb(['sync', A, '--once'], env), kb(['sync', A, '--once', '--workspace', 'no-such-ws'], env)]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('--workspace is required');
-    const unknown = await kb(['sync', A, '--once', '--workspace', 'no-such-ws'], env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no workspace no-such-ws');
   });
@@ -163,7 +164,12 @@ describe('two connectors on one source', slow, () => {
 
   it('a service-side edit reaches both folders', async () => {
     const current = await service('/sources/file', { sourceId, relativePath: 'notes/new.md' });
-    const upd = await service('/sources/file/update', { sourceId, relativePath: 'notes/new.md', content: 'edited on the service\n', baseHash: current.body.contentHash });
+    const upd = await service('/sources/file/update', {
+      sourceId,
+      relativePath: 'notes/new.md',
+      content: 'edited on the service\n',
+      baseHash: current.body.contentHash,
+    });
     expect(upd.body.status).toBe('ok');
     await ok(once(A));
     await ok(once(B));
@@ -236,14 +242,17 @@ describe('two connectors on one source', slow, () => {
     await ok(once(B));
     expect(r(B, 'shared.md')).toBe('base\nB wins?\n');
 
-    const list = await ok(kb(['sync', 'conflicts', B, '--json'], env));
+    const [list, statusRun, human] = await Promise.all([
+      ok(kb(['sync', 'conflicts', B, '--json'], env)),
+      ok(kb(['sync', 'status', B, '--json'], env)),
+      ok(kb(['sync', 'status', B], env)),
+    ]);
     const rows = JSON.parse(list.stdout);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ relativePath: 'shared.md', sidePath: 'shared.service-conflict.md', here: true });
-    const status = JSON.parse((await ok(kb(['sync', 'status', B, '--json'], env))).stdout);
+    const status = JSON.parse(statusRun.stdout);
     expect(status.conflicts).toEqual([expect.objectContaining({ path: 'shared.md', sidePath: 'shared.service-conflict.md' })]);
     expect(status.pending).toEqual([]);
-    const human = await ok(kb(['sync', 'status', B], env));
     expect(human.stdout).toMatch(/Open conflicts: 1\n {2}shared\.md {2}\(service version in shared\.service-conflict\.md\)/);
 
     const resolved = await ok(kb(['sync', 'resolve', B, 'shared.md', '--keep', 'local'], env));
@@ -274,6 +283,20 @@ describe('two connectors on one source', slow, () => {
     await ok(once(B));
   });
 
+  it('a paused source keeps local changes waiting (pulls go on) until it is resumed', async () => {
+    expect((await service('/sources/pause', { sourceId })).status).toBe(200);
+    w(A, 'while-paused.md', 'waits\n');
+    const paused = await ok(once(A));
+    expect(paused.stderr).toContain('the source is paused on the service');
+    expect(paused.stdout).toContain('pushed 0');
+    expect((await service('/sources/file', { sourceId, relativePath: 'while-paused.md' })).status).toBe(404);
+    expect((await service('/sources/resume', { sourceId })).status).toBe(200);
+    const resumed = await ok(once(A));
+    expect(resumed.stdout).toContain('pushed 1');
+    await ok(once(B));
+    expect(r(B, 'while-paused.md')).toBe('waits\n');
+  });
+
   it('at the end both folders and the service hold the same bytes', async () => {
     const a = tree(A);
     expect(tree(B)).toEqual(a);
@@ -281,8 +304,8 @@ describe('two connectors on one source', slow, () => {
     const files = await service('/sources/files', { sourceId, limit: 1000 });
     const onService = Object.fromEntries(files.body.files.map((f: { relativePath: string; contentHash: string }) => [f.relativePath, f.contentHash]));
     expect(onService).toEqual(a);
-    for (const dir of [A, B]) {
-      const s = JSON.parse((await ok(kb(['sync', 'status', dir, '--json'], env))).stdout);
+    for (const run of await Promise.all([A, B].map((dir) => ok(kb(['sync', 'status', dir, '--json'], env))))) {
+      const s = JSON.parse(run.stdout);
       expect(s).toMatchObject({ pending: [], conflicts: [], reachable: true, incoming: { count: 0, more: false } });
       expect(Date.parse(s.lastSyncAt)).toBeGreaterThan(Date.now() - 120_000);
     }

@@ -67,7 +67,10 @@ export function chunkDocument(content: unknown): Passage[] {
     }
     if (!markdown) return;
     const count = words(markdown);
-    if (count <= MAX_WORDS) return add(markdown, count);
+    if (count <= MAX_WORDS) {
+      add(markdown, count);
+      return;
+    }
     for (const piece of pieces(markdown)) {
       flush();
       add(piece, words(piece));

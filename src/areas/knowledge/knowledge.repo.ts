@@ -44,7 +44,9 @@ export const knowledgeRepo = {
       .leftJoin('knowledgePages as k', 'k.pageId', 'p.id')
       .select(['p.id', 'p.workspaceId', 'p.title', 'p.content', 'p.updatedAt'])
       .where('p.deletedAt', 'is', null)
-      .where((eb) => eb.or([eb('k.pageId', 'is', null), eb('k.pageUpdatedAt', '<>', eb.ref('p.updatedAt')), sql<boolean>`k.embedding_model is distinct from ${model}`]));
+      .where((eb) =>
+        eb.or([eb('k.pageId', 'is', null), eb('k.pageUpdatedAt', '<>', eb.ref('p.updatedAt')), sql<boolean>`k.embedding_model is distinct from ${model}`]),
+      );
     if (opts.workspaceId) q = q.where('p.workspaceId', '=', opts.workspaceId);
     return q.orderBy('p.updatedAt').limit(opts.limit).execute() as Promise<StalePage[]>;
   },
@@ -77,7 +79,8 @@ export const knowledgeRepo = {
               headingPath: p.headingPath,
               content: p.content,
               wordCount: p.wordCount,
-              searchVector: sql`setweight(to_tsvector('english', ${`${page.title} ${p.headingPath}`}), 'A') || setweight(to_tsvector('english', ${p.content}), 'B')`,
+              // The passage's own words weigh most; its headings, then the page title (shared by all its passages) give context.
+              searchVector: sql`setweight(to_tsvector('english', ${page.title}), 'C') || setweight(to_tsvector('english', ${p.headingPath}), 'B') || setweight(to_tsvector('english', ${p.content}), 'A')`,
               embedding: v ? vectorValue(storage, v) : null,
               embeddingModel: v ? model : null,
               embeddingDims: v ? v.length : null,
@@ -159,7 +162,9 @@ export const knowledgeRepo = {
         from memories m
         where m.workspace_id = ${scope.workspaceId} and m.embedding_model = ${model} and m.embedding_dims = ${query.length} ${tagFilter(scope.tags)}`);
     if (!parts.length) return [];
-    const { rows } = await sql<Candidate>`select type, id, score from (${sql.join(parts, sql` union all `)}) c order by score desc, id limit ${limit}`.execute(db);
+    const { rows } = await sql<Candidate>`select type, id, score from (${sql.join(parts, sql` union all `)}) c order by score desc, id limit ${limit}`.execute(
+      db,
+    );
     return rows;
   },
 

@@ -22,8 +22,8 @@ export const embedderOf = (ctx: Ctx): Embedder => embedderFor(ctx.env.config);
  */
 export async function retrieve(db: Db, embedder: Embedder, scope: Scope, query: string, limit: number, mode: SearchMode, log?: Ctx['log']): Promise<Result[]> {
   const n = Math.max(CANDIDATES, limit * 3);
+  // The vector list goes first: on a tie in fused score, meaning decides (words often tie on a shared page title).
   const lists: Candidate[][] = [];
-  if (mode !== 'vector') lists.push(await knowledgeRepo.lexical(db, scope, query, n));
   if (mode !== 'lexical') {
     let vector: number[] | null = null;
     try {
@@ -34,6 +34,7 @@ export async function retrieve(db: Db, embedder: Embedder, scope: Scope, query: 
     }
     if (vector) lists.push(await knowledgeRepo.vector(db, await vectorStorage(db), scope, vector, embedder.model, n));
   }
+  if (mode !== 'vector') lists.push(await knowledgeRepo.lexical(db, scope, query, n));
   const fused = fuse(lists, limit);
   const [passages, memories] = await Promise.all([
     knowledgeRepo.passages(
@@ -59,7 +60,8 @@ export async function retrieve(db: Db, embedder: Embedder, scope: Scope, query: 
       spaceId: p.spaceId,
       headingPath: p.headingPath,
     });
-  for (const m of memories) byId.set(`memory:${m.id}`, { id: m.id, type: 'memory', title: memoryTitle(m.content), content: m.content, similarity: 0, tags: m.tags, source: m.source });
+  for (const m of memories)
+    byId.set(`memory:${m.id}`, { id: m.id, type: 'memory', title: memoryTitle(m.content), content: m.content, similarity: 0, tags: m.tags, source: m.source });
   return fused.flatMap((f) => {
     const r = byId.get(`${f.type}:${f.id}`);
     return r ? [{ ...r, similarity: f.similarity }] : [];

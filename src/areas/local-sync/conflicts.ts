@@ -44,7 +44,12 @@ export async function listConflicts(ctx: Ctx, body: z.infer<typeof SourceBody>) 
 }
 
 async function findConflict(db: Db, workspaceId: string, conflictId: string) {
-  const row = await db.selectFrom('syncConflicts').select(CONFLICT_COLUMNS).where('id', '=', conflictId).where('workspaceId', '=', workspaceId).executeTakeFirst();
+  const row = await db
+    .selectFrom('syncConflicts')
+    .select(CONFLICT_COLUMNS)
+    .where('id', '=', conflictId)
+    .where('workspaceId', '=', workspaceId)
+    .executeTakeFirst();
   if (!row) throw notFound('Conflict', conflictId);
   return row;
 }
@@ -60,7 +65,11 @@ export async function previewConflict(ctx: Ctx, body: z.infer<typeof ConflictBod
   };
   // The base's type: that of the side it is likelier to share (text unless both sides are binary).
   const baseType: SyncContentType = c.localContentType === 'binary' && c.serviceContentType === 'binary' ? 'binary' : 'text';
-  const [base, local, service] = await Promise.all([load(c.baseHash, baseType), load(c.localHash, c.localContentType), load(c.serviceHash, c.serviceContentType)]);
+  const [base, local, service] = await Promise.all([
+    load(c.baseHash, baseType),
+    load(c.localHash, c.localContentType),
+    load(c.serviceHash, c.serviceContentType),
+  ]);
   const binary = c.localContentType === 'binary' || c.serviceContentType === 'binary';
   const side = (s: Awaited<ReturnType<typeof load>>) =>
     s && {
@@ -92,8 +101,7 @@ export async function resolveConflict(ctx: Ctx, body: z.infer<typeof ResolveBody
     const source = await findSource(trx, access.workspaceId, found.sourceId, true);
     // Read again under the source's lock: another resolution may have just settled it.
     const c = await findConflict(trx, access.workspaceId, body.conflictId);
-    if (c.status !== 'open')
-      throw new AppError('VALIDATION_ERROR', 'This conflict is already resolved', { field: 'conflictId', reason: 'already_resolved' });
+    if (c.status !== 'open') throw new AppError('VALIDATION_ERROR', 'This conflict is already resolved', { field: 'conflictId', reason: 'already_resolved' });
     assertNotPaused(source);
     const connectorId = body.connectorId ? await requireConnector(trx, access.workspaceId, body.connectorId) : null;
     const writer = new SourceWriter(trx, access.workspaceId, source.id, { userId: access.userId, connectorId }, now);

@@ -34,9 +34,7 @@ const FILE_COLUMNS = [
 function fileQuery(db: Db, workspaceId: string, sourceId: string) {
   return db
     .selectFrom('syncFiles as f')
-    .leftJoin('syncConflicts as k', (j) =>
-      j.onRef('k.sourceId', '=', 'f.sourceId').onRef('k.relativePath', '=', 'f.relativePath').on('k.status', '=', 'open'),
-    )
+    .leftJoin('syncConflicts as k', (j) => j.onRef('k.sourceId', '=', 'f.sourceId').onRef('k.relativePath', '=', 'f.relativePath').on('k.status', '=', 'open'))
     .select([...FILE_COLUMNS, 'k.id as conflictId'])
     .where('f.sourceId', '=', sourceId)
     .where('f.workspaceId', '=', workspaceId);

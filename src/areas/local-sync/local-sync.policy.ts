@@ -53,8 +53,7 @@ export async function touchConnector(db: Db, workspaceId: string, connectorId: s
 
 /** 403 when the source is paused: it accepts no writes and emits no events. */
 export function assertNotPaused(source: { id: string; pausedAt: Date | null }) {
-  if (source.pausedAt)
-    throw forbidden('The source is paused: resume it to write to it', { reason: 'source_paused', sourceId: source.id });
+  if (source.pausedAt) throw forbidden('The source is paused: resume it to write to it', { reason: 'source_paused', sourceId: source.id });
 }
 
 /** 403 when the source's mode refuses the operation. */

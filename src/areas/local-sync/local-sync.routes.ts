@@ -17,7 +17,14 @@ import { createSource, listSources, setPaused } from './sources.js';
 export const localSyncRoutes: AreaRoutes = (app, deps) => {
   const tags = ['local-sync'];
   const security = BEARER;
-  const post = <B extends ZodType>(url: string, summary: string, body: B, result: ZodType, run: (ctx: Ctx, body: z.infer<B>) => Promise<unknown>, status = 200) =>
+  const post = <B extends ZodType>(
+    url: string,
+    summary: string,
+    body: B,
+    result: ZodType,
+    run: (ctx: Ctx, body: z.infer<B>) => Promise<unknown>,
+    status = 200,
+  ) =>
     app.post(`/local-sync${url}`, { schema: { tags, security, summary, body, response: { [status]: result } } }, async (req, reply) =>
       reply.status(status).send(await run(ctxOf(req, deps), req.body as z.infer<B>)),
     );

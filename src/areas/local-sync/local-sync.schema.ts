@@ -137,9 +137,7 @@ export const PushResult = z.object({
       conflictId: z.string().nullable(),
       serviceHash: Hash,
       originalStatus: z.enum(['applied', 'unchanged', 'conflict']).optional(),
-      error: z
-        .object({ status: z.number(), code: z.string(), message: z.string(), field: z.string(), reason: z.string() })
-        .nullable(),
+      error: z.object({ status: z.number(), code: z.string(), message: z.string(), field: z.string(), reason: z.string() }).nullable(),
     }),
   ),
 });
@@ -176,9 +174,7 @@ export const Conflict = z.object({
   createdAt: z.string(),
 });
 export const ConflictList = z.object({ conflicts: z.array(Conflict) });
-const Side = z
-  .object({ contentHash: Hash, contentType: ContentType, content: z.string().nullable(), lines: z.array(z.string()) })
-  .nullable();
+const Side = z.object({ contentHash: Hash, contentType: ContentType, content: z.string().nullable(), lines: z.array(z.string()) }).nullable();
 export const Hunk = z.object({
   kind: z.enum(['local', 'service', 'both', 'clash']),
   baseStart: z.number(),

@@ -6,7 +6,17 @@ import { decodeContent, parseHash, sha256Hex } from './content.js';
 import { assertModeAllows, assertNotPaused, findSource, requireConnector, requireSyncRole, touchConnector } from './local-sync.policy.js';
 import type { PushBody, PushItem } from './local-sync.schema.js';
 import { normalisePath, pathFilter } from './paths.js';
-import { type Content, liveHash, SourceWriter } from './writer.js';
+import { type Content, insertJson, liveHash, SourceWriter } from './writer.js';
+
+const OPERATION_COLUMNS = [
+  ['source_id', 'text'],
+  ['operation_id', 'text'],
+  ['workspace_id', 'text'],
+  ['status', 'text'],
+  ['content_hash', 'text'],
+  ['conflict_id', 'text'],
+  ['created_at', 'timestamptz'],
+] as const;
 
 type Status = 'applied' | 'unchanged' | 'conflict' | 'duplicate' | 'rejected';
 
@@ -83,7 +93,15 @@ export async function pushBatch(ctx: Ctx, body: z.infer<typeof PushBody>): Promi
     const ready = prepared.filter((p): p is Ready => 'index' in p);
 
     const writer = new SourceWriter(trx, access.workspaceId, source.id, { userId: access.userId, connectorId }, now);
-    const [seen] = await Promise.all([loadOperations(trx, source.id, access.workspaceId, ready.map((r) => r.item.operationId)), writer.load(ready.map((r) => r.path))]);
+    const [seen] = await Promise.all([
+      loadOperations(
+        trx,
+        source.id,
+        access.workspaceId,
+        ready.map((r) => r.item.operationId),
+      ),
+      writer.load(ready.map((r) => r.path)),
+    ]);
 
     const ops: { operationId: string; status: 'applied' | 'unchanged' | 'conflict'; contentHash: string | null; conflictId: string | null }[] = [];
     const out = prepared.map((p): PushItemResult => {
@@ -108,7 +126,8 @@ export async function pushBatch(ctx: Ctx, body: z.infer<typeof PushBody>): Promi
       if (s.conflict) {
         status = 'conflict';
         conflictId = writer.conflict(path, 'push', content, { hash: current, contentType: s.contentType, bytes: null }, baseHash);
-      } else if (content.hash === current) status = 'unchanged'; // same bytes, or deleting what is already gone
+      } else if (content.hash === current)
+        status = 'unchanged'; // same bytes, or deleting what is already gone
       else if (baseHash === current) {
         status = 'applied';
         writer.writeVersion(path, content, 'push');
@@ -124,10 +143,20 @@ export async function pushBatch(ctx: Ctx, body: z.infer<typeof PushBody>): Promi
 
     await writer.flush();
     if (ops.length)
-      await trx
-        .insertInto('syncOperations')
-        .values(ops.map((o) => ({ ...o, sourceId: source.id, workspaceId: access.workspaceId, createdAt: now })))
-        .execute();
+      await insertJson(
+        trx,
+        'sync_operations',
+        OPERATION_COLUMNS,
+        ops.map((o) => ({
+          source_id: source.id,
+          operation_id: o.operationId,
+          workspace_id: access.workspaceId,
+          status: o.status,
+          content_hash: o.contentHash,
+          conflict_id: o.conflictId,
+          created_at: now,
+        })),
+      );
     if (connectorId) await touchConnector(trx, access.workspaceId, connectorId, now);
     return out;
   });

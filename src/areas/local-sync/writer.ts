@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { SyncContentType, SyncEventType, SyncOrigin, SyncResolution } from '../../db/tables/local-sync.js';
 import { newId } from '../../ids.js';
@@ -242,71 +243,79 @@ export class SourceWriter {
     if (this.blobs.size) {
       const rows = [...this.blobs].map(([hash, content]) => ({ workspaceId, hash, size: content.length, content }));
       for (const chunk of chunks(rows, 2000, (r) => r.size, 16 * 1024 * 1024))
-        await db.insertInto('syncBlobs').values(chunk).onConflict((oc) => oc.columns(['workspaceId', 'hash']).doNothing()).execute();
-    }
-    if (this.versions.length) {
-      const rows = this.versions.map((v) => ({ ...v, workspaceId, sourceId, userId: who.userId, connectorId: who.connectorId, createdAt: now }));
-      for (const chunk of chunks(rows, 2000)) await db.insertInto('syncVersions').values(chunk).execute();
-    }
-    if (this.dirtyFiles.size) {
-      const rows = [...this.dirtyFiles].map((path) => {
-        const s = this.get(path);
-        return {
-          sourceId,
-          relativePath: path,
-          workspaceId,
-          contentHash: s.contentHash,
-          contentType: s.contentType,
-          size: s.size,
-          deleted: s.deleted,
-          version: s.version,
-          updatedBy: s.updatedBy,
-          updatedByConnector: s.updatedByConnector,
-          createdAt: now,
-          updatedAt: now,
-        };
-      });
-      for (const chunk of chunks(rows, 2000))
         await db
-          .insertInto('syncFiles')
+          .insertInto('syncBlobs')
           .values(chunk)
-          .onConflict((oc) =>
-            oc.columns(['sourceId', 'relativePath']).doUpdateSet((eb) => ({
-              contentHash: eb.ref('excluded.contentHash'),
-              contentType: eb.ref('excluded.contentType'),
-              size: eb.ref('excluded.size'),
-              deleted: eb.ref('excluded.deleted'),
-              version: eb.ref('excluded.version'),
-              updatedBy: eb.ref('excluded.updatedBy'),
-              updatedByConnector: eb.ref('excluded.updatedByConnector'),
-              updatedAt: eb.ref('excluded.updatedAt'),
-            })),
-          )
+          .onConflict((oc) => oc.columns(['workspaceId', 'hash']).doNothing())
           .execute();
     }
-    if (this.newConflicts.size) {
-      const rows = [...this.newConflicts].map(([id, path]) => {
-        const c = this.get(path).conflict ?? this.closedConflict(id);
-        return {
-          id,
-          workspaceId,
-          sourceId,
-          relativePath: path,
-          status: 'open' as const,
-          origin: this.conflictOrigin(id),
-          localHash: c.localHash,
-          localContentType: c.localContentType,
-          serviceHash: c.serviceHash,
-          serviceContentType: c.serviceContentType,
-          baseHash: c.baseHash,
-          connectorId: who.connectorId,
-          createdBy: who.userId,
-          createdAt: now,
-          updatedAt: now,
-        };
-      });
-      for (const chunk of chunks(rows, 2000)) await db.insertInto('syncConflicts').values(chunk).execute();
-    }
+    const base = { workspace_id: workspaceId, source_id: sourceId, created_at: now };
+    if (this.versions.length)
+      await insertJson(
+        db,
+        'sync_versions',
+        VERSION_COLUMNS,
+        this.versions.map((v) => ({
+          ...base,
+          relative_path: v.relativePath,
+          content_hash: v.contentHash,
+          content_type: v.contentType,
+          size: v.size,
+          deleted: v.deleted,
+          origin: v.origin,
+          user_id: who.userId,
+          connector_id: who.connectorId,
+          conflict_id: v.conflictId,
+        })),
+      );
+    if (this.dirtyFiles.size)
+      await insertJson(
+        db,
+        'sync_files',
+        FILE_COLUMNS,
+        [...this.dirtyFiles].map((path) => {
+          const s = this.get(path);
+          return {
+            ...base,
+            relative_path: path,
+            content_hash: s.contentHash,
+            content_type: s.contentType,
+            size: s.size,
+            deleted: s.deleted,
+            version: s.version,
+            updated_by: s.updatedBy,
+            updated_by_connector: s.updatedByConnector,
+            updated_at: now,
+          };
+        }),
+        `on conflict (source_id, relative_path) do update set content_hash = excluded.content_hash, content_type = excluded.content_type,
+         size = excluded.size, deleted = excluded.deleted, version = excluded.version, updated_by = excluded.updated_by,
+         updated_by_connector = excluded.updated_by_connector, updated_at = excluded.updated_at`,
+      );
+    if (this.newConflicts.size)
+      await insertJson(
+        db,
+        'sync_conflicts',
+        CONFLICT_COLUMNS,
+        [...this.newConflicts].map(([id, path]) => {
+          const c = this.get(path).conflict ?? this.closedConflict(id);
+          return {
+            ...base,
+            id,
+            relative_path: path,
+            status: 'open',
+            origin: this.conflictOrigin(id),
+            local_hash: c.localHash,
+            local_content_type: c.localContentType,
+            service_hash: c.serviceHash,
+            service_content_type: c.serviceContentType,
+            base_hash: c.baseHash,
+            connector_id: who.connectorId,
+            created_by: who.userId,
+            updated_at: now,
+          };
+        }),
+      );
     for (const [id, path] of this.changedConflicts) {
       const c = this.get(path).conflict;
       if (!c || c.id !== id) continue;
@@ -330,11 +339,28 @@ export class SourceWriter {
         .where('id', '=', r.id)
         .where('workspaceId', '=', workspaceId)
         .execute();
-    if (this.events.length) {
-      const rows = this.events.map((e) => ({ ...e, workspaceId, sourceId, userId: who.userId, connectorId: who.connectorId, createdAt: now }));
-      // One multi-row insert per chunk: the identity column numbers the rows in this order.
-      for (const chunk of chunks(rows, 2000)) await db.insertInto('syncEvents').values(chunk).execute();
-    }
+    // The identity column numbers the rows in the order json_to_recordset yields them: the order collected.
+    if (this.events.length)
+      await insertJson(
+        db,
+        'sync_events',
+        EVENT_COLUMNS,
+        this.events.map((e) => ({
+          ...base,
+          type: e.type,
+          relative_path: e.relativePath,
+          content_hash: e.contentHash ?? null,
+          content_type: e.contentType ?? null,
+          size: e.size ?? null,
+          conflict_id: e.conflictId ?? null,
+          local_hash: e.localHash ?? null,
+          service_hash: e.serviceHash ?? null,
+          base_hash: e.baseHash ?? null,
+          resolution: e.resolution ?? null,
+          user_id: who.userId,
+          connector_id: who.connectorId,
+        })),
+      );
   }
 
   private origins = new Map<string, 'push' | 'update'>();
@@ -361,4 +387,78 @@ function* chunks<T>(rows: T[], max: number, weight?: (r: T) => number, maxWeight
     w += rw;
   }
   if (cur.length) yield cur;
+}
+
+type Columns = readonly (readonly [name: string, type: string])[];
+const COMMON: Columns = [
+  ['workspace_id', 'text'],
+  ['source_id', 'text'],
+  ['created_at', 'timestamptz'],
+];
+const VERSION_COLUMNS: Columns = [
+  ...COMMON,
+  ['relative_path', 'text'],
+  ['content_hash', 'text'],
+  ['content_type', 'text'],
+  ['size', 'int'],
+  ['deleted', 'boolean'],
+  ['origin', 'text'],
+  ['user_id', 'text'],
+  ['connector_id', 'text'],
+  ['conflict_id', 'text'],
+];
+const FILE_COLUMNS: Columns = [
+  ...COMMON,
+  ['relative_path', 'text'],
+  ['content_hash', 'text'],
+  ['content_type', 'text'],
+  ['size', 'int'],
+  ['deleted', 'boolean'],
+  ['version', 'int'],
+  ['updated_by', 'text'],
+  ['updated_by_connector', 'text'],
+  ['updated_at', 'timestamptz'],
+];
+const CONFLICT_COLUMNS: Columns = [
+  ...COMMON,
+  ['id', 'text'],
+  ['relative_path', 'text'],
+  ['status', 'text'],
+  ['origin', 'text'],
+  ['local_hash', 'text'],
+  ['local_content_type', 'text'],
+  ['service_hash', 'text'],
+  ['service_content_type', 'text'],
+  ['base_hash', 'text'],
+  ['connector_id', 'text'],
+  ['created_by', 'text'],
+  ['updated_at', 'timestamptz'],
+];
+const EVENT_COLUMNS: Columns = [
+  ...COMMON,
+  ['type', 'text'],
+  ['relative_path', 'text'],
+  ['content_hash', 'text'],
+  ['content_type', 'text'],
+  ['size', 'int'],
+  ['conflict_id', 'text'],
+  ['local_hash', 'text'],
+  ['service_hash', 'text'],
+  ['base_hash', 'text'],
+  ['resolution', 'text'],
+  ['user_id', 'text'],
+  ['connector_id', 'text'],
+];
+
+/**
+ * A multi-row insert as one JSON parameter expanded by json_to_recordset: a short statement PostgreSQL parses
+ * (and PGlite prepares) once, instead of thousands of bind parameters. Table and column names are constants.
+ */
+export async function insertJson(db: Db, table: string, columns: Columns, rows: Record<string, unknown>[], suffix = '') {
+  const names = columns.map(([n]) => n).join(', ');
+  const types = columns.map(([n, t]) => `${n} ${t}`).join(', ');
+  for (const chunk of chunks(rows, 5000))
+    await sql`insert into ${sql.raw(table)} (${sql.raw(names)}) select ${sql.raw(names)} from json_to_recordset(${JSON.stringify(chunk)}::json) as x(${sql.raw(types)}) ${sql.raw(suffix)}`.execute(
+      db,
+    );
 }

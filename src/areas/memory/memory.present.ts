@@ -1,6 +1,14 @@
 import type { MEMORY_COLUMNS } from './memory.repo.js';
 
-type Row = { [K in (typeof MEMORY_COLUMNS)[number]]: K extends 'createdAt' | 'updatedAt' ? Date : K extends 'tags' ? string[] : K extends 'source' | 'createdBy' | 'embeddingModel' ? string | null : string };
+type Row = {
+  [K in (typeof MEMORY_COLUMNS)[number]]: K extends 'createdAt' | 'updatedAt'
+    ? Date
+    : K extends 'tags'
+      ? string[]
+      : K extends 'source' | 'createdBy' | 'embeddingModel'
+        ? string | null
+        : string;
+};
 
 export function presentMemory(r: Row) {
   return {

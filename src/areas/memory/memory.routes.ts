@@ -22,7 +22,15 @@ export const memoryRoutes: AreaRoutes = (app, deps) => {
   );
   app.get(
     '/memory',
-    { schema: { tags, security, summary: 'Memories of a workspace, newest first, optionally by tag', querystring: MemoryListQuery, response: { 200: MemoryListResult } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Memories of a workspace, newest first, optionally by tag',
+        querystring: MemoryListQuery,
+        response: { 200: MemoryListResult },
+      },
+    },
     async (req) => listMemories(ctxOf(req, deps), req.query),
   );
   app.delete(

@@ -23,11 +23,7 @@ export const MemoryContent = z
 export const MemoryIngestBody = z.object({
   workspaceId: Id,
   content: MemoryContent,
-  tags: z
-    .array(Tag)
-    .max(MAX_TAGS)
-    .default([])
-    .describe(`Labels to find it by (up to ${MAX_TAGS}; duplicates dropped)`),
+  tags: z.array(Tag).max(MAX_TAGS).default([]).describe(`Labels to find it by (up to ${MAX_TAGS}; duplicates dropped)`),
   source: z.string().trim().max(500).optional().describe('Where it came from: a URL, a conversation, a tool'),
 });
 

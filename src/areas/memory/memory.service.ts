@@ -47,7 +47,13 @@ export async function listMemories(ctx: Ctx, input: z.infer<typeof MemoryListQue
 export async function queryMemories(ctx: Ctx, input: z.infer<typeof MemoryQueryInput>) {
   const actor = requireActor(ctx);
   await requireWorkspaceRole(ctx, input.workspaceId, 'viewer');
-  const scope: Scope = { workspaceId: input.workspaceId, userId: actor.userId, pages: false, memories: true, tags: input.tags?.length ? input.tags : undefined };
+  const scope: Scope = {
+    workspaceId: input.workspaceId,
+    userId: actor.userId,
+    pages: false,
+    memories: true,
+    tags: input.tags?.length ? input.tags : undefined,
+  };
   return { results: await retrieve(ctx.db, embedderOf(ctx), scope, input.query, input.limit, input.mode, ctx.log) };
 }
 

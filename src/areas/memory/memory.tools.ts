@@ -29,7 +29,8 @@ export const memoryTools = [
     name: 'memory_list',
     title: 'List memories',
     category,
-    description: 'List the memories of a workspace, newest first, optionally only those with a `tag`; paged with `page` and `limit`. Returns `{ items: [{ id, content, tags, source, createdAt }], total, page, limit, hasMore }`.',
+    description:
+      'List the memories of a workspace, newest first, optionally only those with a `tag`; paged with `page` and `limit`. Returns `{ items: [{ id, content, tags, source, createdAt }], total, page, limit, hasMore }`.',
     input: MemoryListQuery,
     annotations: READ,
     handler: async (ctx, a) => {

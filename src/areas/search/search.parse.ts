@@ -72,12 +72,15 @@ export function tsLexeme(lexeme: string, prefix = false): string {
 
 /**
  * The tsquery of an unfinished word: its stem or its raw form as a prefix, plus the shorter forms its stem may
- * have once complete (typing "configurat" should find "configuration", indexed as "configur").
+ * have once complete (typing "configurat" should find "configuration", indexed as "configur"). Also the same
+ * alternatives as lexemes (whole) and prefixes, for the term statistics.
  */
-export function prefixQuery(raw: string, stem: string | null): string {
-  const alts = new Set<string>();
-  if (stem) alts.add(tsLexeme(stem, true));
-  alts.add(tsLexeme(raw, true));
-  if (/^\p{L}+$/u.test(raw)) for (let n = raw.length - 1; n >= Math.max(4, raw.length - 4); n--) alts.add(tsLexeme(raw.slice(0, n)));
-  return [...alts].join(' | ');
+export function prefixQuery(raw: string, stem: string | null): { query: string; lexemes: string[]; prefixes: string[] } {
+  const prefixes = [...new Set([...(stem ? [stem] : []), raw])];
+  const lexemes = new Set<string>();
+  if (/^\p{L}+$/u.test(raw)) for (let n = raw.length - 1; n >= Math.max(4, raw.length - 4); n--) lexemes.add(raw.slice(0, n));
+  const query = [...new Set([...prefixes.map((p) => tsLexeme(p, true)), ...[...lexemes].map((l) => tsLexeme(l))])].join(' | ');
+  // For statistics, a whole form that one of the prefixes already covers adds nothing.
+  const covered = (x: string, self?: string) => prefixes.some((p) => p !== self && x.startsWith(p));
+  return { query, lexemes: [...lexemes].filter((l) => !covered(l)), prefixes: prefixes.filter((p) => !covered(p, p)) };
 }

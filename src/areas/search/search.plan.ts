@@ -11,13 +11,13 @@ export function buildPlan(parsed: ParsedQuery, a: Analysis): RankPlan {
     if (usePrefix && !prefixUsed && lexeme === a.prefixStem) {
       terms.push(prefixTerm(parsed.prefix as string, lexeme));
       prefixUsed = true;
-    } else terms.push({ query: tsLexeme(lexeme), operands: 1 });
+    } else terms.push({ query: tsLexeme(lexeme), operands: 1, lexemes: [lexeme], prefixes: [] });
   }
   if (usePrefix && !prefixUsed) terms.push(prefixTerm(parsed.prefix as string, a.prefixStem));
   return { terms: terms.slice(0, 32), phrases: a.phrases, excluded: a.excluded };
 }
 
 function prefixTerm(raw: string, stem: string | null): RankTerm {
-  const query = prefixQuery(raw, stem);
-  return { query, operands: query.split(' | ').length };
+  const { query, lexemes, prefixes } = prefixQuery(raw, stem);
+  return { query, operands: query.split(' | ').length, lexemes, prefixes };
 }

@@ -32,6 +32,9 @@ export interface RankTerm {
   query: string;
   /** Number of operands in `query` (ts_rank divides by it; we multiply back). */
   operands: number;
+  /** The lexemes it matches whole, and the prefixes it matches (for the term statistics). */
+  lexemes: string[];
+  prefixes: string[];
 }
 
 export interface RankPlan {
@@ -67,8 +70,46 @@ export const RANKING = {
   proximity: 0.25,
 };
 
-/** Most documents scored per query (per table): bounds the cost of a query made of common words. */
-export const CANDIDATE_BUDGET = 2000;
+/**
+ * Most documents scored per query (per table): bounds the cost of a query made of common words. Below it (all the
+ * documents matching any query word, or the rarest words' documents) the ranking is exact.
+ */
+export const CANDIDATE_BUDGET = 400;
+
+export interface CandidateTier {
+  /** tsquery text the documents must match. */
+  query: string;
+  /** Match the title only (through the title index). */
+  title: boolean;
+  limit: number;
+}
+
+/**
+ * Where candidates come from, read in order until `CANDIDATE_BUDGET` documents (the "common terms" idea):
+ * - every document matching any query word, when their document frequencies add up to the budget at most;
+ * - else the documents of the rarest words whose frequencies add up to the budget (a common word still adds to the
+ *   score of every candidate, but does not make thousands of documents candidates);
+ * - else (even the rarest word is that common) documents with every word, then with the rarest word in the title,
+ *   then with the two rarest words, then with the rarest word: the first documents each of these finds.
+ */
+export function candidatePlan(plan: RankPlan, df: number[]): CandidateTier[] {
+  const q = (i: number) => `(${plan.terms[i].query})`;
+  const order = plan.terms.map((_, i) => i).sort((x, y) => df[x] - df[y] || x - y);
+  const drivers: number[] = [];
+  let budget = 0;
+  for (const i of order) {
+    if (budget + df[i] > CANDIDATE_BUDGET) break;
+    drivers.push(i);
+    budget += df[i];
+  }
+  if (drivers.length) return [{ query: drivers.map(q).join(' | '), title: false, limit: CANDIDATE_BUDGET }];
+  const tiers: CandidateTier[] = [];
+  if (order.length > 1) tiers.push({ query: order.map(q).join(' & '), title: false, limit: CANDIDATE_BUDGET });
+  tiers.push({ query: q(order[0]), title: true, limit: CANDIDATE_BUDGET / 4 });
+  if (order.length > 2) tiers.push({ query: order.slice(0, 2).map(q).join(' & '), title: false, limit: CANDIDATE_BUDGET });
+  tiers.push({ query: q(order[0]), title: false, limit: CANDIDATE_BUDGET });
+  return tiers;
+}
 
 const wantPages = (s: SearchScope) => s.types.includes('page');
 const wantTasks = (s: SearchScope) => s.types.includes('task');
@@ -83,6 +124,16 @@ function pageFilter(db: Db, s: SearchScope): RawBuilder<unknown> {
 function taskFilter(db: Db, s: SearchScope): RawBuilder<unknown> {
   const readable = sql`(t.space_id is null or t.space_id in (${readableSpaceIds(db, s.workspaceId, s.userId)}))`;
   return sql`t.workspace_id = ${s.workspaceId} and ${readable}${s.spaceId ? sql` and t.space_id = ${s.spaceId}` : sql``}`;
+}
+
+/**
+ * Statistic rows (alias `x`) of the scope: the readable spaces, and '' (tasks without a space) unless one space is
+ * asked for.
+ */
+function statSpaces(db: Db, s: SearchScope): RawBuilder<unknown> {
+  return s.spaceId
+    ? sql`x.space_id = ${s.spaceId} and x.space_id in (${readableSpaceIds(db, s.workspaceId, s.userId)})`
+    : sql`(x.space_id = '' or x.space_id in (${readableSpaceIds(db, s.workspaceId, s.userId)}))`;
 }
 
 const tsq = (q: string) => sql`${q}::tsquery`;
@@ -114,109 +165,131 @@ export const searchRepo = {
   },
 
   /**
-   * Collection statistics for BM25 over what the caller can read: the number of documents, their average length
-   * (distinct lexemes, from a sample), and each term's document frequency (counted through the GIN index).
+   * Collection statistics for BM25 over what the caller can read, from the tables the triggers of migration 0012
+   * keep current: the number of documents and their average length (distinct lexemes) summed over the readable
+   * spaces, and each term's document frequency. A prefix term's frequency is that of any of its lexemes, assuming
+   * they occur independently: N·(1 − Π(1 − df/N)).
    */
   async stats(db: Db, s: SearchScope, terms: RankTerm[]): Promise<CollectionStats> {
-    const pf = pageFilter(db, s);
-    const tf = taskFilter(db, s);
-    const zero = sql`0`;
-    const countPages = (extra: RawBuilder<unknown>) => (wantPages(s) ? sql`(select count(*) from pages p where ${pf}${extra})` : zero);
-    const countTasks = (extra: RawBuilder<unknown>) => (wantTasks(s) ? sql`(select count(*) from tasks t where ${tf}${extra})` : zero);
-    const avg = (table: 'pages' | 'tasks', alias: 'p' | 't', filter: RawBuilder<unknown>) =>
-      sql`(select coalesce(avg(length(x.search_vector)), 0)::float8 from (select ${sql.ref(`${alias}.search_vector`)} from ${sql.table(table)} ${sql.raw(alias)} where ${filter} limit 500) x)`;
-    const dfs = terms.map(
-      (t, i) =>
-        sql`${countPages(sql` and p.search_vector @@ ${tsq(t.query)}`)} + ${countTasks(sql` and t.search_vector @@ ${tsq(t.query)}`)} as ${sql.ref(`df${i}`)}`,
-    );
-    const { rows } = await sql<Record<string, number>>`
-      select ${countPages(sql``)}::int as np, ${countTasks(sql``)}::int as nt,
-        ${wantPages(s) ? avg('pages', 'p', pf) : zero}::float8 as ap, ${wantTasks(s) ? avg('tasks', 't', tf) : zero}::float8 as at
-        ${dfs.length ? sql`, ${sql.join(dfs)}` : sql``}
-    `.execute(db);
+    const no: number[] = [];
+    const lex: string[] = [];
+    // Each prefix is its own range of the key (a join on ranges would be planned as a scan of the whole table).
+    const prefixes: [number, string][] = [];
+    terms.forEach((t, i) => {
+      for (const l of t.lexemes) no.push(i), lex.push(l);
+      for (const p of t.prefixes) prefixes.push([i, p]);
+    });
+    const types = sql`${s.types}::text[]`;
+    const spaces = statSpaces(db, s);
+    const { rows } = await sql<{ docs: number; len: number; df: number[] | null }>`
+      with n as (
+        select coalesce(sum(ndocs), 0)::float8 as docs, coalesce(sum(total_length), 0)::float8 as len from search_space_stats x
+        where x.workspace_id = ${s.workspaceId} and x.doc_type = any(${types}) and ${spaces}
+      ), q as (select * from unnest(${no}::int[], ${lex}::text[]) as q(no, lex)),
+      m as (
+        select q.no, x.lexeme, sum(x.ndoc)::float8 as df from q join search_terms x on x.workspace_id = ${s.workspaceId} and x.lexeme = q.lex
+        where x.doc_type = any(${types}) and ${spaces}
+        group by q.no, x.lexeme
+${sql.join(
+        prefixes.map(
+          ([i, p]) => sql`
+        union all
+        select ${i}::int, x.lexeme, sum(x.ndoc)::float8 from search_terms x
+        where x.workspace_id = ${s.workspaceId} and x.lexeme >= ${p}::text collate "C" and x.lexeme <= (${p} || chr(1114111)) collate "C"
+          and x.doc_type = any(${types}) and ${spaces}
+        group by x.lexeme`,
+        ),
+        sql``,
+      )}
+      ), t as (
+        select m.no, least(n.docs, n.docs * (1 - exp(sum(ln(greatest(1 - m.df / greatest(n.docs, 1), 1e-9)))))) as df
+        from (select no, lexeme, max(df) as df from m group by no, lexeme) m, n group by m.no, n.docs
+      )
+      select n.docs, n.len, (select array_agg(coalesce(t.df, 0) order by i.no) from generate_series(0, ${terms.length - 1}) i(no) left join t on t.no = i.no) as df
+      from n`.execute(db);
     const r = rows[0];
-    const docs = Number(r.np) + Number(r.nt);
-    const avgLength = docs ? (Number(r.np) * Number(r.ap) + Number(r.nt) * Number(r.at)) / docs : 1;
-    return { docs, avgLength: Math.max(avgLength, 1), df: terms.map((_, i) => Number(r[`df${i}`])) };
+    const docs = Number(r.docs);
+    return {
+      docs,
+      avgLength: Math.max(docs ? Number(r.len) / docs : 1, 1),
+      df: terms.map((_, i) => Math.round(Number(r.df?.[i] ?? 0))),
+    };
   },
 
   /**
-   * The ranked results: documents matching any term (and every phrase, and no exclusion), scored BM25F-style in
-   * SQL, merged across pages and tasks by score, with a highlighted snippet for the returned rows only.
+   * The ranked results: candidates (see `candidatePlan`) that contain every phrase and no exclusion, scored
+   * BM25F-style in SQL, merged across pages and tasks by score, with a highlighted snippet for the returned rows.
+   * Every value is a parameter (terms as arrays), so the statement text depends only on the query's shape and is
+   * prepared once. The proximity bonus (the costliest feature) is computed only for candidates it could lift into
+   * the results: it is less than `maxProx`, so a document whose score without it is below the `limit`-th best minus
+   * `maxProx` cannot make it.
    */
   async rank(db: Db, s: SearchScope, plan: RankPlan, stats: CollectionStats, limit: number): Promise<RankedRow[]> {
     const { k1, b, titleWeight, coverage, proximity } = RANKING;
-    // Candidates come from the rarest terms only, up to a budget of documents (the "common terms" strategy): a
-    // common word still adds to the score of every candidate but does not make thousands of documents candidates.
-    const order = plan.terms.map((_, i) => i).sort((x, y) => stats.df[x] - stats.df[y]);
-    const drivers: number[] = [];
-    let budget = 0;
-    for (const i of order) {
-      if (drivers.length && budget + stats.df[i] > CANDIDATE_BUDGET) break;
-      drivers.push(i);
-      budget += stats.df[i];
-    }
-    const any = drivers.map((i) => `(${plan.terms[i].query})`).join(' | ');
-    const excluded = plan.excluded.map((e) => `(${e})`).join(' | ');
-    // Every condition on the document vector (column `col`): a driving term, every phrase, no exclusion.
-    const matchOn = (col: string) =>
-      sql`${sql.raw(col)} @@ ${tsq(any)}${sql.join(
-        plan.phrases.map((p) => sql` and ${sql.raw(col)} @@ ${tsq(p)}`),
-        sql``,
-      )}${excluded ? sql` and not (${sql.raw(col)} @@ ${tsq(excluded)})` : sql``}`;
-    // Past the budget (the rarest term alone is that common), the most recently edited candidates are kept.
-    const cap = budget > CANDIDATE_BUDGET ? sql` order by updated_at desc limit ${CANDIDATE_BUDGET}` : sql``;
-    const parts: RawBuilder<unknown>[] = [];
-    if (wantPages(s))
-      parts.push(sql`(select 'page' as type, p.id, p.title, p.space_id, p.updated_at, p.search_vector as v
-        from pages p where ${pageFilter(db, s)} and ${matchOn('p.search_vector')}${cap})`);
-    if (wantTasks(s))
-      parts.push(sql`(select 'task' as type, t.id, t.title, t.space_id, t.updated_at, t.search_vector as v
-        from tasks t where ${taskFilter(db, s)} and ${matchOn('t.search_vector')}${cap})`);
-
     const N = Math.max(stats.docs, 1);
-    const idf = stats.df.map((df) => Math.log(1 + (N - df + 0.5) / (df + 0.5)));
+    const idf = stats.df.map((df) => Math.log(1 + (N - Math.min(df, N) + 0.5) / (Math.min(df, N) + 0.5)));
     const idfSum = idf.reduce((a, x) => a + x, 0) || 1;
+    const pairQueries = plan.terms.slice(1).map((t, j) => `(${plan.terms[j].query}) & (${t.query})`);
+    const pairWeights = plan.terms.slice(1).map((_, j) => proximity * Math.min(idf[j], idf[j + 1]));
+    const maxProx = pairWeights.reduce((a, x) => a + x, 0);
+    const tiers = candidatePlan(plan, stats.df);
+    const excluded = plan.excluded.map((e) => `(${e})`).join(' | ') || null;
+    // Every condition on a document vector `v`: a tier's query, every phrase, no exclusion.
+    const filters = (v: RawBuilder<unknown>) =>
+      sql`${v} @@ all(${plan.phrases}::tsquery[]) and not coalesce(${v} @@ ${excluded}::tsquery, false)`;
+    // Tiers are read in order, each through the GIN index (the query is hidden from the planner in a sub-select, so
+    // a common word never tempts it into a sequential scan), until the budget is filled.
+    const fromTiers = (table: 'pages' | 'tasks', alias: 'p' | 't', type: DocType, filter: RawBuilder<unknown>) => {
+      const col = (c: string) => sql.ref(`${alias}.${c}`);
+      const v = col('search_vector');
+      const parts = tiers.map(
+        (tier) => sql`(select ${type}::text as type, ${col('id')} as id, ${col('title')} as title, ${col('space_id')} as space_id,
+            ${col('updated_at')} as updated_at, ${v} as v
+          from ${sql.table(table)} ${sql.raw(alias)}
+          where ${filter} and ${tier.title ? sql`to_tsvector('english', ${col('title')})` : v} @@ (select ${tier.query}::tsquery) and ${filters(v)}
+          limit ${tier.limit})`,
+      );
+      return sql`(select * from (${sql.join(parts, sql` union all `)}) z limit ${CANDIDATE_BUDGET})`;
+    };
     // ts_rank of a one-term query with equal weights is H2(tf)/1.645 (H2 the sum of 1/j², j ≤ tf): inverted here
     // into the term frequency. With weight 1 on A only it counts title occurrences (they come first in the vector).
     const inv = (r: RawBuilder<unknown>) => sql`(case when ${r} > 0 then 1.0 / (1.6449341 * (1.0 - least(${r}, 0.995))) - 0.5 else 0 end)`;
-    const feats = plan.terms.map((t, i) => {
-      const q = tsq(t.query);
-      const all = sql`(ts_rank('{1,1,1,1}', v, ${q}, 0) * ${sql.lit(t.operands)})`;
-      const title = sql`(ts_rank('{0,0,0,1}', v, ${q}, 0) * ${sql.lit(t.operands)})`;
-      return sql`${inv(all)} as ${sql.ref(`fa${i}`)}, ${inv(title)} as ${sql.ref(`ft${i}`)}`;
-    });
-    const K = sql`(${sql.lit(k1)} * (1 - ${sql.lit(b)} + ${sql.lit(b)} * dl / ${sql.lit(stats.avgLength)}))`;
-    const termScores = plan.terms.map((_, i) => {
-      const fa = sql.ref(`fa${i}`);
-      const ft = sql.ref(`ft${i}`);
-      const w = sql`(${sql.lit(titleWeight)} * ${ft} + greatest(${fa} - ${ft}, 0))`;
-      return sql`${sql.lit(idf[i])} * ${w} * ${sql.lit(k1 + 1)} / (${w} + ${K})`;
-    });
-    const covered = plan.terms.map((_, i) => sql`(case when ${sql.ref(`fa${i}`)} > 0 then ${sql.lit(idf[i] / idfSum)} else 0 end)`);
-    // Neighbouring query words close together: cover density of the pair, saturated, weighted by the rarer word.
-    const pairs = plan.terms.slice(1).map((t, j) => {
-      const cd = sql`ts_rank_cd('{1,1,1,1}', v, ${tsq(`(${plan.terms[j].query}) & (${t.query})`)}, 0)`;
-      return sql`${sql.lit(proximity * Math.min(idf[j], idf[j + 1]))} * ${cd} / (${cd} + 1)`;
-    });
-    const bm25 = termScores.length ? sql.join(termScores, sql` + `) : sql`0`;
-    const cov = covered.length ? sql.join(covered, sql` + `) : sql`1`;
-    const prox = pairs.length ? sql.join(pairs, sql` + `) : sql`0`;
-    const headlineQuery = tsq([...plan.terms.map((t) => `(${t.query})`), ...plan.phrases.map((p) => `(${p})`)].join(' | '));
+    const f8 = (x: number) => sql`${x}::float8`;
+    const headlineQuery = [...plan.terms.map((t) => `(${t.query})`), ...plan.phrases.map((p) => `(${p})`)].join(' | ');
     const opts = 'StartSel=\u0001, StopSel=\u0002, MaxWords=28, MinWords=10, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "';
     const { rows } = await sql<RankedRow>`
-      with cand as (${sql.join(parts, sql` union all `)}),
-      feats as (select type, id, title, space_id, updated_at, v, length(v) as dl ${feats.length ? sql`, ${sql.join(feats)}` : sql``} from cand),
+      with cand as materialized (
+        select distinct on (type, id) type, id, title, space_id, updated_at, v || ''::tsvector as v
+        from (${sql.join(parts, sql` union all `)}) z
+      ),
+      base as materialized (
+        select c.*, bm.bm25 * (1 - ${f8(coverage)} + ${f8(coverage)} * bm.covered) as base
+        from cand c cross join lateral (
+          select coalesce(sum(x.idf * x.w * ${f8(k1 + 1)} / (x.w + ${f8(k1)} * (1 - ${f8(b)} + ${f8(b)} * length(c.v) / ${f8(stats.avgLength)}))), 0) as bm25,
+            coalesce(sum(case when x.fa > 0 then x.idf end), 0) / ${f8(idfSum)} as covered
+          from (
+            select y.idf, y.fa, ${f8(titleWeight)} * y.ft + greatest(y.fa - y.ft, 0) as w from (
+              select t.idf, ${inv(sql`ts_rank('{1,1,1,1}', c.v, t.q, 0) * t.ops`)} as fa, ${inv(sql`ts_rank('{0,0,0,1}', c.v, t.q, 0) * t.ops`)} as ft
+              from unnest(${plan.terms.map((t) => t.query)}::tsquery[], ${idf}::float8[], ${plan.terms.map((t) => t.operands)}::float8[]) t(q, idf, ops)
+            ) y
+          ) x
+        ) bm
+      ),
+      threshold as (select coalesce(min(z.base), 0) as t from (select base from base order by base desc limit ${limit}) z),
       scored as (
-        select type, id, title, space_id, updated_at,
-          ((${bm25}) * (1 - ${sql.lit(coverage)} + ${sql.lit(coverage)} * (${cov})) + ${prox})::float8 as score
-        from feats order by score desc, updated_at desc, id limit ${limit}
+        select c.type, c.id, c.title, c.space_id, c.updated_at,
+          (c.base + case when c.base >= th.t - ${f8(maxProx)} then (
+            select coalesce(sum(p.w * r.cd / (r.cd + 1)), 0)
+            from unnest(${pairQueries}::tsquery[], ${pairWeights}::float8[]) p(q, w), lateral (select ts_rank_cd('{1,1,1,1}', c.v, p.q, 0) as cd) r
+          ) else 0 end)::float8 as score
+        from base c, threshold th
+        order by score desc, c.updated_at desc, c.id limit ${limit}
       )
       select s.type, s.id, s.title, s.space_id, s.updated_at, s.score,
         ts_headline('english', translate(translate(left(coalesce(
           case s.type when 'page' then (select p.text_content from pages p where p.id = s.id and p.workspace_id = ${s.workspaceId})
             else (select t.description from tasks t where t.id = s.id and t.workspace_id = ${s.workspaceId}) end, ''), 200000), E'\\x01\\x02\\x03\\x04', ''), '<>', E'\\x03\\x04'),
-          ${headlineQuery}, ${opts}) as snippet
+          ${headlineQuery}::tsquery, ${opts}) as snippet
       from scored s order by s.score desc, s.updated_at desc, s.id
     `.execute(db);
     return rows;
@@ -238,29 +311,17 @@ export const searchRepo = {
   },
 
   /**
-   * Words of the vocabulary the caller can read that complete `prefix`: taken from the most recently edited
-   * readable documents containing such a word, ranked by how many of those documents use it, then by recency.
-   * Stop words and the bare prefix's shorter forms are left out.
+   * Words of the vocabulary the caller can read that complete `prefix` (from `search_words`, kept by the triggers of
+   * migration 0012; stop words and words under 3 characters are not in it): the most used first (documents using
+   * them, summed over the readable spaces), then the most recently written.
    */
   async suggestKeywords(db: Db, s: SearchScope, prefix: string, limit: number): Promise<string[]> {
-    // The raw prefix or its stem ("polic" and "policy" both reach the indexed "polici"); a stop word adds nothing.
-    const raw = tsLexeme(prefix, true);
-    const q = sql`(${raw}::tsquery || to_tsquery('english', ${raw}))`;
-    // `prefix` holds letters and digits only, so it is safe inside the pattern.
-    const pattern = `(\\m${prefix}\\w*)`;
     const { rows } = await sql<{ word: string }>`
-      with docs as (
-        (select p.id, p.title || ' ' || left(p.text_content, 4000) as body, p.updated_at from pages p
-          where ${pageFilter(db, s)} and p.search_vector @@ ${q} order by p.updated_at desc limit 40)
-        union all
-        (select t.id, t.title || ' ' || left(coalesce(t.description, ''), 4000), t.updated_at from tasks t
-          where ${taskFilter(db, s)} and t.search_vector @@ ${q} order by t.updated_at desc limit 20)
-      ),
-      words as (select lower(m[1]) as word, d.id, d.updated_at from docs d, regexp_matches(d.body, ${pattern}, 'gi') m)
-      select word from words
-      where length(word) between 3 and 40 and to_tsvector('english', word) <> ''::tsvector
-      group by word
-      order by count(distinct id) desc, max(updated_at) desc, word
+      select x.word from search_words x
+      where x.workspace_id = ${s.workspaceId} and x.word >= ${prefix}::text collate "C" and x.word <= (${prefix} || chr(1114111)) collate "C"
+        and ${statSpaces(db, s)}
+      group by x.word
+      order by sum(x.ndoc) desc, max(x.last_seen) desc, x.word
       limit ${limit}`.execute(db);
     return rows.map((r) => r.word);
   },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import type { PushItem, PushResult } from './api.js';
 import { ApiError } from './client.js';
 import { writeConflictSide } from './conflicts.js';
@@ -38,7 +38,7 @@ export async function detectChanges(
     for (const rel of paths) {
       if (isInternal(rel) || unsafePathReason(rel) || !wanted(rel)) continue;
       const full = localPath(root, rel);
-      const st = await stat(full).catch(() => null);
+      const st = await lstat(full).catch(() => null); // a symbolic link is not followed (as in a full scan)
       candidates.set(rel, st?.isFile() ? { rel, full, size: st.size, mtimeMs: st.mtimeMs } : null);
     }
   } else {
@@ -101,7 +101,8 @@ export async function pushChanges(ctx: SyncContext, state: SyncState, save: () =
   for (const s of skipped) ctx.reporter.warn(`not synced: ${s.rel} (${s.reason})`);
   if (changes.length === 0) return summary;
 
-  ctx.reporter.start('pushing', changes.length);
+  const logEach = changes.length <= 50; // a line per file for small pushes; the progress bar for big ones
+  if (!logEach) ctx.reporter.start('pushing', changes.length);
   let done = 0;
   let batch: Array<{ item: PushItem; size: number; mtimeMs: number }> = [];
   let batchBytes = 0;
@@ -127,7 +128,7 @@ export async function pushChanges(ctx: SyncContext, state: SyncState, save: () =
       }
       throw err;
     }
-    for (let i = 0; i < sent.length; i++) await applyResult(ctx, state, sent[i], results[i], summary);
+    for (let i = 0; i < sent.length; i++) await applyResult(ctx, state, sent[i], results[i], summary, logEach);
     done += sent.length;
     ctx.reporter.update(done, summary.bytes);
     state.lastPushAt = new Date().toISOString();
@@ -181,6 +182,7 @@ async function applyResult(
   sent: { item: PushItem; size: number; mtimeMs: number },
   result: PushResult | undefined,
   summary: PushSummary,
+  logEach: boolean,
 ) {
   const { item } = sent;
   const rel = item.relativePath;
@@ -195,7 +197,7 @@ async function applyResult(
       delete state.pending[rel];
       if (status === 'applied') {
         summary.applied++;
-        ctx.reporter.info(`${item.isDelete ? 'deleted' : 'pushed'} ${rel}`);
+        if (logEach) ctx.reporter.info(`${item.isDelete ? 'deleted' : 'pushed'} ${rel}`);
       } else summary.unchanged++;
       return;
     case 'conflict': {

@@ -76,15 +76,19 @@ export async function runSync(dir: string, opts: RunOptions, reporter: Reporter 
   try {
     const { ctx, source, connectorId } = await setupFolder(root, opts, { signal: controller.signal, reporter });
     if (source.paused) reporter.warn(`source ${source.name} is paused: local changes wait until it is resumed`);
+    const startedAt = Date.now();
     const first = await syncCycle(ctx);
-    console.log(`${new Date().toISOString()} synced ${root} with ${source.name}: ${describe(first)}`);
+    const secs = ((Date.now() - startedAt) / 1000).toFixed(1);
+    console.log(`${new Date().toISOString()} synced ${root} with ${source.name} in ${secs}s: ${describe(first)}`);
     if (opts.once) return;
     reporter.info(`watching ${root} (polling every ${opts.interval}s; Ctrl-C to stop)`);
     await watchLoop(ctx, connectorId, opts, controller.signal);
+    if (controller.signal.aborted) reporter.info('stopped');
   } catch (err) {
     if (controller.signal.aborted) {
+      // interrupted mid-step: what was done is saved; a --once run did not finish, so it says so in its exit code
       reporter.info('stopped');
-      process.exitCode = 130;
+      if (opts.once) process.exitCode = 130;
       return;
     }
     throw err;
@@ -108,6 +112,7 @@ async function watchLoop(ctx: SyncContext, connectorId: string, opts: RunOptions
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;
   });
+  if (signal.aborted) return;
   signal.addEventListener('abort', () => stop(), { once: true });
 
   const run = async () => {
@@ -171,5 +176,4 @@ async function watchLoop(ctx: SyncContext, connectorId: string, opts: RunOptions
     if (running) await running;
   }
   if (fatal) throw fatal;
-  if (signal.aborted) ctx.reporter.info('stopped');
 }

@@ -42,6 +42,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (workspace_id, word, space_id, doc_type)
     )`.execute(db);
 
+  // Title matches of a common word, without reading every matching document (ranking's candidate tiers).
+  await sql`create index pages_title_search on pages using gin (to_tsvector('english', title)) where deleted_at is null`.execute(db);
+  await sql`create index tasks_title_search on tasks using gin (to_tsvector('english', title))`.execute(db);
+
   for (const d of DOC_TABLES) {
     for (const op of ['insert', 'update', 'delete'] as const) {
       await sql.raw(triggerFunction(d, op)).execute(db);
@@ -64,6 +68,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       await sql.raw(`drop trigger if exists ${d.table}_search_stats_${op} on ${d.table}`).execute(db);
       await sql.raw(`drop function if exists ${d.table}_search_stats_${op}()`).execute(db);
     }
+  await sql`drop index if exists pages_title_search`.execute(db);
+  await sql`drop index if exists tasks_title_search`.execute(db);
   await sql`drop table if exists search_words`.execute(db);
   await sql`drop table if exists search_terms`.execute(db);
   await sql`drop table if exists search_space_stats`.execute(db);
@@ -112,7 +118,7 @@ const DOC_TABLES: DocTable[] = [
  */
 function applySql(d: DocTable, rows: string): string {
   const t = `'${d.type}'`;
-  // Words offered as completions: 3 to 40 letters or digits, not a stop word of the english configuration (checked
+  // Words offered as completions: 3 to 40 characters, no punctuation (hyphenated words, addresses, paths), not a stop word of the english configuration (checked
   // once per distinct word of the statement, after grouping).
   return `
     with d as materialized (${rows}), s as (
@@ -137,7 +143,7 @@ function applySql(d: DocTable, rows: string): string {
     ), up_w as (
       insert into search_words as x (workspace_id, word, space_id, doc_type, ndoc, last_seen)
       select workspace_id, word, space_id, ${t}, n, seen from w
-      where word ~ '^[[:alnum:]]+$' and ts_lexize('english_stem', word) <> '{}' order by 1, 2, 3
+      where word !~ '[[:punct:][:space:]]' and ts_lexize('english_stem', word) <> '{}' order by 1, 2, 3
       on conflict (workspace_id, word, space_id, doc_type) do update set ndoc = x.ndoc + excluded.ndoc, last_seen = greatest(x.last_seen, excluded.last_seen)
       returning x.workspace_id, x.word, x.space_id, x.ndoc
     )
