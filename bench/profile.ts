@@ -1,11 +1,11 @@
 import { Session } from 'node:inspector/promises';
-import autocannon from 'autocannon';
+import { fire } from './lib/measure.js';
 import { type DatabaseKind, startTarget } from './lib/target.js';
 import { seedWorkspace, startWorkspaceBaselines } from './scenarios/workspace-read.js';
 
 /**
  * Where the service's time goes on the benchmark's hot path: loads one route of the workspace-read scenario with
- * autocannon (in a worker thread) while the V8 profiler samples the server's thread, then prints CPU time per
+ * autocannon (its own process) while the V8 profiler samples the server's thread, then prints CPU time per
  * request and self time grouped by package / source file.
  *   npx tsx bench/profile.ts [api|pk|hello]      (DATABASE_URL set: on a fresh PostgreSQL database)
  */
@@ -19,7 +19,7 @@ const { key, workspaceId } = await seedWorkspace(target);
 const bare = await startWorkspaceBaselines(target.database.db);
 const url =
   route === 'api' ? `${target.appUrl}/api/v1/workspaces/${workspaceId}` : route === 'pk' ? `${bare.url}/workspaces/${workspaceId}` : `${bare.url}/hello`;
-const load = (duration: number) => autocannon({ url, headers: { authorization: `Bearer ${key}` }, duration, connections: 50, workers: 1 });
+const load = (duration: number) => fire(url, { authorization: `Bearer ${key}` }, duration, 50);
 
 await load(2); // warm-up
 const session = new Session();
@@ -52,7 +52,7 @@ for (const id of samples) {
 }
 console.log(
   `[${kind}] ${route}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ` +
-    `${Math.round((cpu.user + cpu.system) / result.requests.total)} µs CPU per request (server thread + load worker)`,
+    `${Math.round((cpu.user + cpu.system) / result.requests.total)} µs server CPU per request`,
 );
 for (const [group, n] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${((n / samples.length) * 100).toFixed(1).padStart(6)}%  ${group}`);
 await bare.close();

@@ -38,11 +38,13 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFracti
 
 function printTable(rows: Measurement[]) {
   const width = Math.max(...rows.map((r) => r.label.length));
-  console.log(`  ${'route'.padEnd(width)}  ${'req/s'.padStart(9)}  ${'p50 ms'.padStart(7)}  ${'p99 ms'.padStart(7)}  ${'requests'.padStart(9)}`);
   // p50/p99 are autocannon's millisecond percentiles; with BENCH_ROUNDS > 1 every figure is the median of the rounds.
+  console.log(
+    `  ${'route'.padEnd(width)}  ${'req/s'.padStart(9)}  ${'p50 ms'.padStart(7)}  ${'p99 ms'.padStart(7)}  ${'requests'.padStart(9)}  ${'CPU µs/req'.padStart(10)}`,
+  );
   for (const r of rows)
     console.log(
-      `  ${r.label.padEnd(width)}  ${fmt(r.reqPerSec).padStart(9)}  ${fmt(r.p50).padStart(7)}  ${fmt(r.p99).padStart(7)}  ${fmt(r.requests).padStart(9)}`,
+      `  ${r.label.padEnd(width)}  ${fmt(r.reqPerSec).padStart(9)}  ${fmt(r.p50).padStart(7)}  ${fmt(r.p99).padStart(7)}  ${fmt(r.requests).padStart(9)}  ${fmt(r.cpuPerRequest).padStart(10)}`,
     );
 }
 

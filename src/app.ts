@@ -1,5 +1,4 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { authRoutes } from './areas/auth/auth.routes.js';
@@ -26,6 +25,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { frameworkErrors, registerErrorHandling, sendError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { type HttpDeps, registerRequestGate, requestId } from './http/request-context.js';
 import { registerVersioned, typed } from './http/routes.js';
@@ -74,10 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
-  await app.register(helmet, {
-    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    crossOriginResourcePolicy: { policy: 'same-site' },
-  });
+  registerSecurityHeaders(app);
   await app.register(cors, {
     origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length ? config.corsOrigins : false,
     credentials: false,

@@ -53,6 +53,9 @@ export const workspaceRead: Scenario = {
         ratios: [
           { label: 'a/b (service vs primary-key select)', value: api.reqPerSec / pk.reqPerSec, atLeast: 0.7 },
           { label: 'a/c (service vs hello)', value: api.reqPerSec / hello.reqPerSec },
+          // The same comparison in server CPU per request (b's cost / a's cost): what the ratio would be with the
+          // machine to itself, since each route is CPU-bound in this process.
+          { label: 'a/b by server CPU per request (cpu b / cpu a)', value: pk.cpuPerRequest / api.cpuPerRequest },
         ],
       };
     } finally {

@@ -40,7 +40,9 @@ const scoreOf = async (token: string, query: string, id: string) => {
 /** The statistics rows as stored, per space: document counts, and how many documents hold a lexeme / a word. */
 async function stored(spaceId: string) {
   const db = t.database.db;
-  const docs = await sql<{ n: number }>`select coalesce(sum(ndocs), 0)::int as n from search_space_stats where workspace_id = ${ws} and space_id = ${spaceId}`.execute(db);
+  const docs = await sql<{
+    n: number;
+  }>`select coalesce(sum(ndocs), 0)::int as n from search_space_stats where workspace_id = ${ws} and space_id = ${spaceId}`.execute(db);
   const terms = await sql<{ n: number }>`select count(*)::int as n from search_terms where workspace_id = ${ws} and space_id = ${spaceId}`.execute(db);
   const words = await sql<{ n: number }>`select count(*)::int as n from search_words where workspace_id = ${ws} and space_id = ${spaceId}`.execute(db);
   return { docs: docs.rows[0].n, terms: terms.rows[0].n, words: words.rows[0].n };
@@ -82,9 +84,9 @@ describe('search statistics stay current', () => {
     // A move or a title-only edit keeps the counts exact (one document, counted once).
     const retitle = await t.request({ method: 'PUT', url: `/api/v1/pages/${id}`, token: admin.token, body: { workspaceId: ws, title: 'Greenhouse journal' } });
     expect(retitle.status).toBe(200);
-    const { rows } = await sql<{ ndoc: number }>`select ndoc from search_terms where workspace_id = ${ws} and space_id = ${wiki} and lexeme = 'hibiscus'`.execute(
-      t.database.db,
-    );
+    const { rows } = await sql<{
+      ndoc: number;
+    }>`select ndoc from search_terms where workspace_id = ${ws} and space_id = ${wiki} and lexeme = 'hibiscus'`.execute(t.database.db);
     expect(rows).toEqual([{ ndoc: 1 }]);
   });
 
@@ -151,7 +153,12 @@ describe('search statistics stay current', () => {
   it('follow the deletion of a space: its statistics are removed', async () => {
     const garden = await space('Garden', 'public');
     await page(garden, 'Lavender hedge', 'Prune the lavender hedge in spring.');
-    const tk = await t.request({ method: 'POST', url: '/api/v1/tasks', token: admin.token, body: { workspaceId: ws, spaceId: garden, title: 'Buy lavender shears' } });
+    const tk = await t.request({
+      method: 'POST',
+      url: '/api/v1/tasks',
+      token: admin.token,
+      body: { workspaceId: ws, spaceId: garden, title: 'Buy lavender shears' },
+    });
     expect(tk.status).toBe(201);
     expect(await keywords(viewer.token, 'laven')).toEqual(['lavender']);
     expect(await stored(garden)).toMatchObject({ docs: 2 });

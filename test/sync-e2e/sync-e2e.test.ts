@@ -100,7 +100,9 @@ describe('kb login', slow, () => {
 
 describe('two connectors on one source', slow, () => {
   it('refuses to start without --workspace, or with an unknown one', async () => {
-    const [res, unknown] = await Promise.all([kb(['sync', A, '--once'], env), kb(['sync', A, '--once', '--workspace', 'no-such-ws'], env)]);
+    // One after the other: both want the folder's lock, and a slow exit of the first must not fail the second.
+    const res = await kb(['sync', A, '--once'], env);
+    const unknown = await kb(['sync', A, '--once', '--workspace', 'no-such-ws'], env);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('--workspace is required');
     expect(unknown.code).toBe(1);

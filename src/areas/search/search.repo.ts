@@ -74,7 +74,10 @@ export const RANKING = {
  * Most documents scored per query (per table): bounds the cost of a query made of common words. Below it (all the
  * documents matching any query word, or the rarest words' documents) the ranking is exact.
  */
-export const CANDIDATE_BUDGET = 400;
+export const CANDIDATE_BUDGET = 200;
+
+/** How many of the most recently edited pages title suggestions look at first. */
+export const RECENT_TITLES = 500;
 
 export interface CandidateTier {
   /** tsquery text the documents must match. */
@@ -84,16 +87,24 @@ export interface CandidateTier {
   limit: number;
 }
 
+/** Documents a tier may contribute when even the rarest word is common (the ranking is then a sample anyway). */
+export const TIER_BUDGET = 120;
+
 /**
  * Where candidates come from, read in order until `CANDIDATE_BUDGET` documents (the "common terms" idea):
- * - every document matching any query word, when their document frequencies add up to the budget at most;
+ * - every document matching any query word, when their document frequencies add up to the budget at most (exact);
  * - else the documents of the rarest words whose frequencies add up to the budget (a common word still adds to the
  *   score of every candidate, but does not make thousands of documents candidates);
- * - else (even the rarest word is that common) documents with every word, then with the rarest word in the title,
- *   then with the two rarest words, then with the rarest word: the first documents each of these finds.
+ * - else (even the rarest word is that common): documents with the rarest word in the title, then with every word,
+ *   then with the two rarest words, then with the rarest word, `TIER_BUDGET` at most each. An unfinished word
+ *   (prefix) then only scores: expanding a common prefix through the index costs more than the rest of the query.
  */
 export function candidatePlan(plan: RankPlan, df: number[]): CandidateTier[] {
-  const q = (i: number) => `(${plan.terms[i].query})`;
+  // The smallest query matching the same documents: prefixes that another prefix covers add nothing.
+  const q = (i: number) => {
+    const t = plan.terms[i];
+    return `(${[...t.prefixes.map((p) => tsLexeme(p, true)), ...t.lexemes.map((l) => tsLexeme(l))].join(' | ')})`;
+  };
   const order = plan.terms.map((_, i) => i).sort((x, y) => df[x] - df[y] || x - y);
   const drivers: number[] = [];
   let budget = 0;
@@ -103,40 +114,55 @@ export function candidatePlan(plan: RankPlan, df: number[]): CandidateTier[] {
     budget += df[i];
   }
   if (drivers.length) return [{ query: drivers.map(q).join(' | '), title: false, limit: CANDIDATE_BUDGET }];
-  const tiers: CandidateTier[] = [];
-  if (order.length > 1) tiers.push({ query: order.map(q).join(' & '), title: false, limit: CANDIDATE_BUDGET });
-  tiers.push({ query: q(order[0]), title: true, limit: CANDIDATE_BUDGET / 4 });
-  if (order.length > 2) tiers.push({ query: order.slice(0, 2).map(q).join(' & '), title: false, limit: CANDIDATE_BUDGET });
-  tiers.push({ query: q(order[0]), title: false, limit: CANDIDATE_BUDGET });
+  const whole = order.filter((i) => !plan.terms[i].prefixes.length);
+  const anchors = whole.length ? whole : order;
+  const tiers: CandidateTier[] = [{ query: q(anchors[0]), title: true, limit: TIER_BUDGET / 2 }];
+  if (anchors.length > 1) tiers.push({ query: anchors.map(q).join(' & '), title: false, limit: TIER_BUDGET });
+  if (anchors.length > 2) tiers.push({ query: anchors.slice(0, 2).map(q).join(' & '), title: false, limit: TIER_BUDGET });
+  tiers.push({ query: q(anchors[0]), title: false, limit: TIER_BUDGET });
   return tiers;
 }
 
 const wantPages = (s: SearchScope) => s.types.includes('page');
 const wantTasks = (s: SearchScope) => s.types.includes('task');
 
+/** A subquery of the ids of the spaces the caller may read. */
+type Readable = RawBuilder<unknown> | ReturnType<typeof readableSpaceIds>;
+
+/** `with rs as (…)`: the readable spaces once per statement (and `inRs` to refer to them), keeping statements short. */
+const withReadable = (db: Db, s: SearchScope) => sql`rs as (${readableSpaceIds(db, s.workspaceId, s.userId)})`;
+const inRs = sql`select id from rs`;
+
 /** Readable, live pages of the scope (alias `p`): access filtering inside the SQL. */
-function pageFilter(db: Db, s: SearchScope): RawBuilder<unknown> {
+function pageFilter(s: SearchScope, readable: Readable): RawBuilder<unknown> {
   return sql`p.workspace_id = ${s.workspaceId} and p.deleted_at is null
-    and p.space_id in (${readableSpaceIds(db, s.workspaceId, s.userId)})${s.spaceId ? sql` and p.space_id = ${s.spaceId}` : sql``}`;
+    and p.space_id in (${readable})${s.spaceId ? sql` and p.space_id = ${s.spaceId}` : sql``}`;
 }
 
 /** Readable tasks of the scope (alias `t`): tasks without a space belong to the whole workspace. */
-function taskFilter(db: Db, s: SearchScope): RawBuilder<unknown> {
-  const readable = sql`(t.space_id is null or t.space_id in (${readableSpaceIds(db, s.workspaceId, s.userId)}))`;
-  return sql`t.workspace_id = ${s.workspaceId} and ${readable}${s.spaceId ? sql` and t.space_id = ${s.spaceId}` : sql``}`;
+function taskFilter(s: SearchScope, readable: Readable): RawBuilder<unknown> {
+  return sql`t.workspace_id = ${s.workspaceId} and (t.space_id is null or t.space_id in (${readable}))${s.spaceId ? sql` and t.space_id = ${s.spaceId}` : sql``}`;
 }
 
 /**
  * Statistic rows (alias `x`) of the scope: the readable spaces, and '' (tasks without a space) unless one space is
  * asked for.
  */
-function statSpaces(db: Db, s: SearchScope): RawBuilder<unknown> {
-  return s.spaceId
-    ? sql`x.space_id = ${s.spaceId} and x.space_id in (${readableSpaceIds(db, s.workspaceId, s.userId)})`
-    : sql`(x.space_id = '' or x.space_id in (${readableSpaceIds(db, s.workspaceId, s.userId)}))`;
+function statSpaces(s: SearchScope, readable: Readable): RawBuilder<unknown> {
+  return s.spaceId ? sql`x.space_id = ${s.spaceId} and x.space_id in (${readable})` : sql`(x.space_id = '' or x.space_id in (${readable}))`;
 }
 
 const tsq = (q: string) => sql`${q}::tsquery`;
+
+/**
+ * Runs a statement with its whitespace collapsed (none of ours has whitespace inside a literal: values are
+ * parameters). Shorter text is cheaper to parse, and on PGlite a statement up to 4,000 characters is prepared once.
+ */
+async function run<R>(db: Db, query: RawBuilder<R>): Promise<R[]> {
+  const compiled = query.compile(db);
+  const { rows } = await db.executeQuery<R>({ ...compiled, sql: compiled.sql.replace(/\s+/g, ' ').trim() });
+  return rows;
+}
 
 export const searchRepo = {
   /** Runs the query's words through PostgreSQL's `english` analyser (the same one that built the index). */
@@ -176,13 +202,18 @@ export const searchRepo = {
     // Each prefix is its own range of the key (a join on ranges would be planned as a scan of the whole table).
     const prefixes: [number, string][] = [];
     terms.forEach((t, i) => {
-      for (const l of t.lexemes) no.push(i), lex.push(l);
+      for (const l of t.lexemes) {
+        no.push(i);
+        lex.push(l);
+      }
       for (const p of t.prefixes) prefixes.push([i, p]);
     });
     const types = sql`${s.types}::text[]`;
-    const spaces = statSpaces(db, s);
-    const { rows } = await sql<{ docs: number; len: number; df: number[] | null }>`
-      with n as (
+    const spaces = statSpaces(s, inRs);
+    const rows = await run(
+      db,
+      sql<{ docs: number; len: number; df: number[] | null }>`
+      with ${withReadable(db, s)}, n as (
         select coalesce(sum(ndocs), 0)::float8 as docs, coalesce(sum(total_length), 0)::float8 as len from search_space_stats x
         where x.workspace_id = ${s.workspaceId} and x.doc_type = any(${types}) and ${spaces}
       ), q as (select * from unnest(${no}::int[], ${lex}::text[]) as q(no, lex)),
@@ -191,22 +222,23 @@ export const searchRepo = {
         where x.doc_type = any(${types}) and ${spaces}
         group by q.no, x.lexeme
 ${sql.join(
-        prefixes.map(
-          ([i, p]) => sql`
+  prefixes.map(
+    ([i, p]) => sql`
         union all
         select ${i}::int, x.lexeme, sum(x.ndoc)::float8 from search_terms x
         where x.workspace_id = ${s.workspaceId} and x.lexeme >= ${p}::text collate "C" and x.lexeme <= (${p} || chr(1114111)) collate "C"
           and x.doc_type = any(${types}) and ${spaces}
         group by x.lexeme`,
-        ),
-        sql``,
-      )}
+  ),
+  sql``,
+)}
       ), t as (
         select m.no, least(n.docs, n.docs * (1 - exp(sum(ln(greatest(1 - m.df / greatest(n.docs, 1), 1e-9)))))) as df
         from (select no, lexeme, max(df) as df from m group by no, lexeme) m, n group by m.no, n.docs
       )
       select n.docs, n.len, (select array_agg(coalesce(t.df, 0) order by i.no) from generate_series(0, ${terms.length - 1}) i(no) left join t on t.no = i.no) as df
-      from n`.execute(db);
+      from n`,
+    );
     const r = rows[0];
     const docs = Number(r.docs);
     return {
@@ -235,79 +267,82 @@ ${sql.join(
     const tiers = candidatePlan(plan, stats.df);
     const excluded = plan.excluded.map((e) => `(${e})`).join(' | ') || null;
     // Every condition on a document vector `v`: a tier's query, every phrase, no exclusion.
-    const filters = (v: RawBuilder<unknown>) =>
-      sql`${v} @@ all(${plan.phrases}::tsquery[]) and not coalesce(${v} @@ ${excluded}::tsquery, false)`;
-    // Tiers are read in order, each through the GIN index (the query is hidden from the planner in a sub-select, so
-    // a common word never tempts it into a sequential scan), until the budget is filled.
-    const fromTiers = (table: 'pages' | 'tasks', alias: 'p' | 't', type: DocType, filter: RawBuilder<unknown>) => {
-      const col = (c: string) => sql.ref(`${alias}.${c}`);
-      const v = col('search_vector');
-      const parts = tiers.map(
-        (tier) => sql`(select ${type}::text as type, ${col('id')} as id, ${col('title')} as title, ${col('space_id')} as space_id,
-            ${col('updated_at')} as updated_at, ${v} as v
-          from ${sql.table(table)} ${sql.raw(alias)}
-          where ${filter} and ${tier.title ? sql`to_tsvector('english', ${col('title')})` : v} @@ (select ${tier.query}::tsquery) and ${filters(v)}
-          limit ${tier.limit})`,
-      );
-      return sql`(select * from (${sql.join(parts, sql` union all `)}) z limit ${CANDIDATE_BUDGET})`;
+    const filters = (v: RawBuilder<unknown>) => sql`${v} @@ all(${plan.phrases}::tsquery[]) and not coalesce(${v} @@ ${excluded}::tsquery, false)`;
+    // Tiers are read in order, each through the GIN index (a tier's query reaches the scan as a parameter of a lateral
+    // join, so the planner cannot know that it is common and never prefers a sequential scan), until the budget is
+    // filled. Title tiers come first (few documents, the best ones for a common word), then body tiers.
+    const bodyTiers = tiers.filter((t) => !t.title);
+    const titleTiers = tiers.filter((t) => t.title);
+    const fromTiers = (table: 'pages' | 'tasks', a: 'p' | 't', type: DocType, filter: RawBuilder<unknown>) => {
+      const lateral = (list: CandidateTier[], title: boolean) =>
+        sql`select z.* from unnest(${list.map((t) => t.query)}::tsquery[], ${list.map((t) => t.limit)}::int[]) k(q, n) cross join lateral (
+          select ${type}::text type, ${sql.raw(`${a}.id, ${a}.title, ${a}.space_id, ${a}.updated_at, ${a}.search_vector v`)} from ${sql.raw(`${table} ${a}`)}
+          where ${filter} and ${sql.raw(title ? `to_tsvector('english', ${a}.title)` : `${a}.search_vector`)} @@ k.q and ${filters(sql.raw(`${a}.search_vector`))} limit k.n) z`;
+      // Tasks have no title tier: their titles are most of their text.
+      const title = titleTiers.length && table === 'pages';
+      return sql`(select * from (${title ? sql`(${lateral(titleTiers, true)}) union all ` : sql``}(${lateral(bodyTiers, false)})) z limit ${tiers.length > 1 ? TIER_BUDGET : CANDIDATE_BUDGET})`;
     };
-    // ts_rank of a one-term query with equal weights is H2(tf)/1.645 (H2 the sum of 1/j², j ≤ tf): inverted here
-    // into the term frequency. With weight 1 on A only it counts title occurrences (they come first in the vector).
-    const inv = (r: RawBuilder<unknown>) => sql`(case when ${r} > 0 then 1.0 / (1.6449341 * (1.0 - least(${r}, 0.995))) - 0.5 else 0 end)`;
+    const parts: RawBuilder<unknown>[] = [];
+    if (wantPages(s)) parts.push(fromTiers('pages', 'p', 'page', pageFilter(s, inRs)));
+    if (wantTasks(s)) parts.push(fromTiers('tasks', 't', 'task', taskFilter(s, inRs)));
     const f8 = (x: number) => sql`${x}::float8`;
     const headlineQuery = [...plan.terms.map((t) => `(${t.query})`), ...plan.phrases.map((p) => `(${p})`)].join(' | ');
     const opts = 'StartSel=\u0001, StopSel=\u0002, MaxWords=28, MinWords=10, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "';
-    const { rows } = await sql<RankedRow>`
-      with cand as materialized (
-        select distinct on (type, id) type, id, title, space_id, updated_at, v || ''::tsvector as v
+    return run(
+      db,
+      sql<RankedRow>`
+      with ${withReadable(db, s)}, cand as materialized (
+        select distinct on (id collate "C") type, id, title, space_id, updated_at, v || ''::tsvector as v
         from (${sql.join(parts, sql` union all `)}) z
       ),
       base as materialized (
-        select c.*, bm.bm25 * (1 - ${f8(coverage)} + ${f8(coverage)} * bm.covered) as base
-        from cand c cross join lateral (
-          select coalesce(sum(x.idf * x.w * ${f8(k1 + 1)} / (x.w + ${f8(k1)} * (1 - ${f8(b)} + ${f8(b)} * length(c.v) / ${f8(stats.avgLength)}))), 0) as bm25,
-            coalesce(sum(case when x.fa > 0 then x.idf end), 0) / ${f8(idfSum)} as covered
-          from (
-            select y.idf, y.fa, ${f8(titleWeight)} * y.ft + greatest(y.fa - y.ft, 0) as w from (
-              select t.idf, ${inv(sql`ts_rank('{1,1,1,1}', c.v, t.q, 0) * t.ops`)} as fa, ${inv(sql`ts_rank('{0,0,0,1}', c.v, t.q, 0) * t.ops`)} as ft
-              from unnest(${plan.terms.map((t) => t.query)}::tsquery[], ${idf}::float8[], ${plan.terms.map((t) => t.operands)}::float8[]) t(q, idf, ops)
-            ) y
-          ) x
-        ) bm
+        select c.*, search_score(c.v, ${plan.terms.map((t) => t.query)}::tsquery[], ${idf}::float8[], ${plan.terms.map((t) => t.operands)}::float8[],
+          ${f8(k1)}, ${f8(b)}, ${f8(stats.avgLength)}, ${f8(titleWeight)}, ${f8(coverage)}, ${f8(idfSum)}) as base
+        from cand c
       ),
       threshold as (select coalesce(min(z.base), 0) as t from (select base from base order by base desc limit ${limit}) z),
       scored as (
         select c.type, c.id, c.title, c.space_id, c.updated_at,
-          (c.base + case when c.base >= th.t - ${f8(maxProx)} then (
-            select coalesce(sum(p.w * r.cd / (r.cd + 1)), 0)
-            from unnest(${pairQueries}::tsquery[], ${pairWeights}::float8[]) p(q, w), lateral (select ts_rank_cd('{1,1,1,1}', c.v, p.q, 0) as cd) r
-          ) else 0 end)::float8 as score
+          (c.base + case when c.base >= th.t - ${f8(maxProx)} then search_proximity(c.v, ${pairQueries}::tsquery[], ${pairWeights}::float8[]) else 0 end)::float8 as score
         from base c, threshold th
-        order by score desc, c.updated_at desc, c.id limit ${limit}
+        order by score desc, c.updated_at desc, c.id collate "C" limit ${limit}
       )
       select s.type, s.id, s.title, s.space_id, s.updated_at, s.score,
         ts_headline('english', translate(translate(left(coalesce(
           case s.type when 'page' then (select p.text_content from pages p where p.id = s.id and p.workspace_id = ${s.workspaceId})
-            else (select t.description from tasks t where t.id = s.id and t.workspace_id = ${s.workspaceId}) end, ''), 200000), E'\\x01\\x02\\x03\\x04', ''), '<>', E'\\x03\\x04'),
+            else (select t.description from tasks t where t.id = s.id and t.workspace_id = ${s.workspaceId}) end, ''), 30000), E'\\x01\\x02\\x03\\x04', ''), '<>', E'\\x03\\x04'),
           ${headlineQuery}::tsquery, ${opts}) as snippet
-      from scored s order by s.score desc, s.updated_at desc, s.id
-    `.execute(db);
-    return rows;
+      from scored s order by s.score desc, s.updated_at desc, s.id collate "C"`,
+    );
   },
 
   /**
    * Page titles that complete the typed words: every earlier word whole, the last one as a prefix, over unstemmed
-   * title words. Titles that start with the typed text first, then the most recently edited.
+   * title words. Bounded work whatever the prefix: first among the `RECENT_TITLES` most recently edited readable
+   * pages (titles that start with the typed text first, then the most recent); only when those give too few, any
+   * other matching titles the index finds.
    */
   async suggestPages(db: Db, s: SearchScope, words: string[], limit: number): Promise<{ id: string; title: string }[]> {
     const q = words.map((w, i) => tsLexeme(w, i === words.length - 1)).join(' & ');
     const starts = `${words.join(' ').replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const { rows } = await sql<{ id: string; title: string }>`
-      select p.id, p.title from pages p
-      where ${pageFilter(db, s)} and p.title_words @@ ${tsq(q)}
-      order by (lower(p.title) like ${starts}) desc, p.updated_at desc, p.id
-      limit ${limit}`.execute(db);
-    return rows;
+    return run(
+      db,
+      sql<{ id: string; title: string }>`
+      with ${withReadable(db, s)}, recent as materialized (
+        select r.id, r.title from (
+          select p.id, p.title, p.title_words, p.updated_at from pages p where ${pageFilter(s, inRs)}
+          order by p.updated_at desc limit ${RECENT_TITLES}
+        ) r
+        where r.title_words @@ ${tsq(q)}
+        order by (lower(r.title) like ${starts}) desc, r.updated_at desc, r.id
+        limit ${limit}
+      )
+      select id, title from recent
+      union all
+      (select p.id, p.title from pages p
+        where ${pageFilter(s, inRs)} and p.title_words @@ (select ${tsq(q)}) and p.id not in (select id from recent) limit ${limit})
+      limit ${limit}`,
+    );
   },
 
   /**
@@ -319,7 +354,7 @@ ${sql.join(
     const { rows } = await sql<{ word: string }>`
       select x.word from search_words x
       where x.workspace_id = ${s.workspaceId} and x.word >= ${prefix}::text collate "C" and x.word <= (${prefix} || chr(1114111)) collate "C"
-        and ${statSpaces(db, s)}
+        and ${statSpaces(s, readableSpaceIds(db, s.workspaceId, s.userId))}
       group by x.word
       order by sum(x.ndoc) desc, max(x.last_seen) desc, x.word
       limit ${limit}`.execute(db);
