@@ -3,14 +3,14 @@ import { Writable } from 'node:stream';
 import { CliError } from './common.js';
 
 /** All of stdin as text (a piped password, a heredoc, `--password-stdin`). */
-async function readStdin(): Promise<string> {
+export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Asks on the terminal without echoing what is typed; the prompt goes to stderr so stdout stays capturable. */
-async function askHidden(question: string): Promise<string> {
+export async function askHidden(question: string): Promise<string> {
   let muted = false;
   const output = new Writable({
     write(chunk, _encoding, done) {

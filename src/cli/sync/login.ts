@@ -1,7 +1,6 @@
-import readline from 'node:readline/promises';
-import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { CliError } from '../common.js';
+import { askHidden, readStdin } from '../password.js';
 import { ApiError, HttpClient } from './client.js';
 import { type Credentials, normaliseServerUrl, saveCredentials } from './credentials.js';
 
@@ -13,34 +12,7 @@ interface LoginOptions {
 }
 
 async function readStdinLine(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/, 1)[0] ?? '';
-}
-
-/** One hidden prompt on the terminal (the prompt on stderr, keystrokes not echoed). */
-async function askHidden(question: string): Promise<string> {
-  let muted = false;
-  const output = new Writable({
-    write(chunk, _encoding, done) {
-      if (!muted) process.stderr.write(chunk);
-      done();
-    },
-  });
-  const rl = readline.createInterface({ input: process.stdin, output, terminal: true });
-  rl.on('SIGINT', () => {
-    rl.close();
-    process.stderr.write('\n');
-    process.exit(130);
-  });
-  try {
-    const answer = rl.question(question);
-    muted = true;
-    return await answer;
-  } finally {
-    rl.close();
-    process.stderr.write('\n');
-  }
+  return (await readStdin()).split(/\r?\n/, 1)[0] ?? '';
 }
 
 function looksLikeJwt(token: string): boolean {
