@@ -1,6 +1,6 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import type { TaskBucket, TaskPriority, TaskStatus } from '../../db/tables/tasks.js';
+import type { TaskBucket, TaskPriority, TaskStatus, TaskTable } from '../../db/tables/tasks.js';
 
 export interface TaskFilters {
   spaceId?: string;
@@ -17,20 +17,8 @@ export interface TaskFilters {
 
 export type TaskSort = 'dueDate' | 'priority' | 'createdAt' | 'updatedAt';
 
-export interface NewTask {
-  id: string;
-  workspaceId: string;
-  spaceId: string | null;
-  projectId: string | null;
-  title: string;
-  description: string | null;
-  status: TaskStatus;
-  priority: TaskPriority | null;
-  bucket: TaskBucket | null;
-  assigneeId: string | null;
-  dueDate: string | null;
-  createdBy: string;
-}
+/** The columns a new task is written with (the rest have defaults or are set by the write). */
+export type NewTask = Omit<Selectable<TaskTable>, 'completedAt' | 'createdAt' | 'updatedAt' | 'createdBy'> & { createdBy: string };
 
 export interface TaskPatch {
   title?: string;
