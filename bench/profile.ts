@@ -8,6 +8,7 @@ import { seedWorkspace, startWorkspaceBaselines } from './scenarios/workspace-re
  * autocannon (its own process) while the V8 profiler samples the server's thread, then prints CPU time per
  * request and self time grouped by package / source file.
  *   npx tsx bench/profile.ts [api|pk|hello]      (DATABASE_URL set: on a fresh PostgreSQL database)
+ * PROFILE_FUNCTIONS=<text> also lists self time by function for the scripts whose URL contains <text> (`*`: all).
  */
 const route = process.argv[2] ?? 'api';
 if (!['api', 'pk', 'hello'].includes(route)) throw new Error('usage: bench/profile.ts [api|pk|hello]');
@@ -55,5 +56,18 @@ console.log(
     `${Math.round((cpu.user + cpu.system) / result.requests.total)} µs server CPU per request`,
 );
 for (const [group, n] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${((n / samples.length) * 100).toFixed(1).padStart(6)}%  ${group}`);
+if (process.env.PROFILE_FUNCTIONS) {
+  // Self time by function, for the groups whose name contains PROFILE_FUNCTIONS ("*" for all).
+  const filter = process.env.PROFILE_FUNCTIONS;
+  const functions = new Map<string, number>();
+  for (const id of samples) {
+    const frame = nodes.get(id)?.callFrame;
+    if (!frame || (filter !== '*' && !frame.url.includes(filter))) continue;
+    const where = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
+    functions.set(where, (functions.get(where) ?? 0) + 1);
+  }
+  console.log(`\nself time by function (${filter}):`);
+  for (const [where, n] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${((n / samples.length) * 100).toFixed(1).padStart(6)}%  ${where}`);
+}
 await bare.close();
 await target.close();

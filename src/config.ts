@@ -6,6 +6,11 @@ const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  /** Prepare the data statements once per database connection; `false` behind PgBouncer in transaction mode before 1.21. */
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   REDIS_URL: z.string().optional(),
   JWT_SECRET: z.string().min(16).optional(),
   JWT_TTL_S: z.coerce

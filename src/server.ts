@@ -8,7 +8,7 @@ import path from 'node:path';
 
 /** Opens the database (migrating it), builds the app and listens; stops cleanly on SIGINT/SIGTERM. */
 export async function serve(config: Config) {
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: path.join(config.DATA_DIR, 'pgdata') });
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: path.join(config.DATA_DIR, 'pgdata'), preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
   await migrateToLatest(database.db);
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', () => {}); // the rate limiter falls back to memory while Redis is away

@@ -8,7 +8,7 @@ import { createBlobStore } from '../blobs/index.js';
 
 /** Opens the configured database exactly as the server does (PGlite under DATA_DIR/pgdata, or DATABASE_URL). */
 export function openConfiguredDatabase(config: Config): Promise<Database> {
-  return openDatabase({ url: config.DATABASE_URL, dataDir: path.join(config.DATA_DIR, 'pgdata'), poolSize: 2 });
+  return openDatabase({ url: config.DATABASE_URL, dataDir: path.join(config.DATA_DIR, 'pgdata'), preparedStatements: config.DATABASE_PREPARED_STATEMENTS, poolSize: 2 });
 }
 
 /**

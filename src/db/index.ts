@@ -7,6 +7,7 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { CamelCasePlugin, Kysely, type MigrationProvider, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
+import { PreparingClient } from './prepared-statements.js';
 import type { DB } from './types.js';
 
 export type Db = Kysely<DB>;
@@ -29,6 +30,8 @@ export interface OpenDatabaseOptions {
   /** A PGlite data-folder tarball to start from (a migrated template, in tests). */
   loadDataDir?: Blob;
   poolSize?: number;
+  /** Name the data statements so each connection prepares them once (default true; see PreparingClient). */
+  preparedStatements?: boolean;
 }
 
 // count(*) and bigint columns come back as strings by default; our counts fit in a JS number.
@@ -39,8 +42,13 @@ function withPlugins(dialect: PostgresDialect): Db {
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const client = options.preparedStatements === false ? {} : { Client: PreparingClient };
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      ...client,
+    });
     pool.on('error', () => {}); // an idle client that dies is replaced; queries report their own errors
     const db = withPlugins(new PostgresDialect({ pool }));
     return {
@@ -57,7 +65,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     extensions: { pg_trgm, vector },
   });
   await pglite.waitReady;
-  const db = withPlugins(new PostgresDialect({ pool: new pg.Pool({ ...createPgConfig(pglite), Client: PreparingClient }) }));
+  const db = withPlugins(new PostgresDialect({ pool: new pg.Pool({ ...createPgConfig(pglite), ...client }) }));
   return {
     db,
     kind: 'pglite',
@@ -68,34 +76,6 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       if (!pglite.closed) await pglite.close();
     },
   };
-}
-
-/**
- * PGlite spends more time parsing and planning a statement than running a primary-key lookup, so on PGlite the
- * data statements are named (prepared once, then bound and executed): about twice the throughput on small queries.
- * Safe there because PGlite is one session in this process behind a pool of one client, and migrations run at start.
- * Not used on a PostgreSQL server, where another instance's migration could change a prepared `select *`.
- */
-class PreparingClient extends pg.Client {
-  private static readonly names = new Map<string, string>();
-  query(config: any, values?: any, callback?: any): any {
-    if (
-      typeof config === 'string' &&
-      config.length <= 4000 &&
-      Array.isArray(values) &&
-      callback === undefined &&
-      /^\s*(select|insert|update|delete|with)\b/i.test(config)
-    ) {
-      const names = PreparingClient.names;
-      let name = names.get(config);
-      if (name === undefined && names.size < 500) {
-        name = `kb_${names.size}`;
-        names.set(config, name);
-      }
-      if (name !== undefined) return super.query({ name, text: config, values });
-    }
-    return super.query(config, values, callback);
-  }
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -44,6 +44,8 @@ export interface WorkspaceTable {
   description: string | null;
   logoUrl: string | null;
   settings: Json;
+  /** Kept by a trigger on `workspace_members` (migration 0013); never written by the service. */
+  memberCount: ColumnType<number, never, never>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }

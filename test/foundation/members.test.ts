@@ -71,6 +71,29 @@ describe('members', () => {
     expect(missing.body.error.code).toBe('MISSING_REQUIRED');
   });
 
+  it('keeps memberCount current through adds, removals, leaving and a deleted account, in single reads and lists', async () => {
+    const { workspace, admin, editor, viewer } = await workspaceWithRoles(t);
+    const counts = async () => {
+      const one = (await t.request({ url: `/api/v1/workspaces/${workspace.id}`, token: admin.token })).body.data.memberCount;
+      const listed = (await t.request({ url: '/api/v1/workspaces', token: admin.token })).body.data.find((w: { id: string }) => w.id === workspace.id)
+        .memberCount;
+      return [one, listed];
+    };
+    expect(await counts()).toEqual([3, 3]);
+    const extra = await createUser(t, 'Extra');
+    await addMember(t, workspace.id, admin, extra, 'viewer');
+    expect(await counts()).toEqual([4, 4]);
+    expect((await t.request({ method: 'DELETE', url: memberUrl(workspace, editor), token: admin.token })).status).toBe(200);
+    expect(await counts()).toEqual([3, 3]);
+    expect((await t.request({ method: 'DELETE', url: memberUrl(workspace, viewer), token: viewer.token })).status).toBe(200);
+    expect(await counts()).toEqual([2, 2]);
+    // A failed add (already a member) changes nothing; an account deleted underneath (cascade) is counted out.
+    expect((await t.request({ method: 'POST', url: membersUrl(workspace), token: admin.token, body: { userId: extra.id, role: 'viewer' } })).status).toBe(409);
+    expect(await counts()).toEqual([2, 2]);
+    await t.database.db.deleteFrom('users').where('id', '=', extra.id).execute();
+    expect(await counts()).toEqual([1, 1]);
+  });
+
   it('removes a member, who then loses access; removing a non-member is 404', async () => {
     const { workspace, admin, editor, outsider } = await workspaceWithRoles(t);
     const removed = await t.request({ method: 'DELETE', url: memberUrl(workspace, editor), token: admin.token });

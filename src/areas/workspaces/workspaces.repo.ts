@@ -1,26 +1,30 @@
-import { sql } from 'kysely';
+import { compiledOnce } from '../../db/compiled.js';
 import type { Db } from '../../db/index.js';
 import type { Role } from './workspaces.policy.js';
 
-const WORKSPACE_COLUMNS = ['w.id', 'w.name', 'w.hostname', 'w.description', 'w.logoUrl', 'w.settings', 'w.createdAt', 'w.updatedAt'] as const;
-const memberCount = sql<number>`(select count(*)::int from workspace_members mc where mc.workspace_id = w.id)`.as('memberCount');
+// memberCount is kept on the row by a trigger on workspace_members (migration 0013).
+const WORKSPACE_COLUMNS = ['w.id', 'w.name', 'w.hostname', 'w.description', 'w.logoUrl', 'w.settings', 'w.memberCount', 'w.createdAt', 'w.updatedAt'] as const;
+
+/** On every workspace-scoped request's path: compiled once. */
+const findForUser = compiledOnce((db: Db, workspaceId: string, userId: string) =>
+  db
+    .selectFrom('workspaces as w')
+    .leftJoin('workspaceMembers as m', (j) => j.onRef('m.workspaceId', '=', 'w.id').on('m.userId', '=', userId))
+    .select([...WORKSPACE_COLUMNS, 'm.role'])
+    .where('w.id', '=', workspaceId),
+);
 
 export const workspacesRepo = {
   /** The workspace with the user's role in it (null for a non-member) and its member count, in one query. */
-  findForUser(db: Db, workspaceId: string, userId: string) {
-    return db
-      .selectFrom('workspaces as w')
-      .leftJoin('workspaceMembers as m', (j) => j.onRef('m.workspaceId', '=', 'w.id').on('m.userId', '=', userId))
-      .select([...WORKSPACE_COLUMNS, 'm.role', memberCount])
-      .where('w.id', '=', workspaceId)
-      .executeTakeFirst();
+  async findForUser(db: Db, workspaceId: string, userId: string) {
+    return (await findForUser(db, workspaceId, userId))[0];
   },
 
   listForUser(db: Db, userId: string) {
     return db
       .selectFrom('workspaceMembers as m')
       .innerJoin('workspaces as w', 'w.id', 'm.workspaceId')
-      .select([...WORKSPACE_COLUMNS, 'm.role', memberCount])
+      .select([...WORKSPACE_COLUMNS, 'm.role'])
       .where('m.userId', '=', userId)
       .orderBy('w.createdAt')
       .orderBy('w.id')

@@ -11,6 +11,7 @@ import * as m0009 from './0009_research.js';
 import * as m0010 from './0010_local_sync.js';
 import * as m0011 from './0011_memory.js';
 import * as m0012 from './0012_search_stats.js';
+import * as m0013 from './0013_workspace_member_count.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010_local_sync': m0010,
   '0011_memory': m0011,
   '0012_search_stats': m0012,
+  '0013_workspace_member_count': m0013,
 };
