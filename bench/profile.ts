@@ -67,7 +67,8 @@ if (process.env.PROFILE_FUNCTIONS) {
     functions.set(where, (functions.get(where) ?? 0) + 1);
   }
   console.log(`\nself time by function (${filter}):`);
-  for (const [where, n] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${((n / samples.length) * 100).toFixed(1).padStart(6)}%  ${where}`);
+  for (const [where, n] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 30))
+    console.log(`${((n / samples.length) * 100).toFixed(1).padStart(6)}%  ${where}`);
 }
 await bare.close();
 await target.close();

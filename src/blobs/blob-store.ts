@@ -14,6 +14,11 @@ export interface BlobStore {
   get(key: string): Promise<Readable>;
   /** Removes the blob; a missing one is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * The keys of the blobs last written before `before` (in no order). Partial writes abandoned before `before` (a
+   * crash mid-upload) are removed on the way.
+   */
+  listBefore(before: Date): AsyncIterable<string>;
 }
 
 export interface StoredBlob {
@@ -39,8 +44,12 @@ export class BlobNotFoundError extends Error {
 /** Keys are service-made ids: letters, digits, `-` and `_`, so they are safe as file names and object keys. */
 const KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
+export function isBlobKey(key: string): boolean {
+  return KEY.test(key);
+}
+
 export function assertBlobKey(key: string): void {
-  if (!KEY.test(key)) throw new Error(`Invalid blob key: ${JSON.stringify(key)}`);
+  if (!isBlobKey(key)) throw new Error(`Invalid blob key: ${JSON.stringify(key)}`);
 }
 
 /** Deletes several blobs, logging instead of failing (callers run this after a commit, when nothing can be undone). */

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertBlobKey, type BlobStore, BlobNotFoundError, BlobTooLargeError, type StoredBlob } from './blob-store.js';
+import { assertBlobKey, type BlobStore, isBlobKey, BlobNotFoundError, BlobTooLargeError, type StoredBlob } from './blob-store.js';
 
 /**
  * Blobs as files: `<root>/<last two characters of the key>/<key>`. A write goes to a temporary file in the same
@@ -57,5 +57,28 @@ export class DiskBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async *listBefore(before: Date): AsyncIterable<string> {
+    for (const folder of await entriesOf(this.root)) {
+      const dir = path.join(this.root, folder);
+      for (const name of await entriesOf(dir)) {
+        const file = path.join(dir, name);
+        const info = await stat(file).catch(() => null);
+        if (!info?.isFile() || info.mtime >= before) continue;
+        if (name.endsWith('.tmp')) await rm(file, { force: true });
+        else if (isBlobKey(name) && name.slice(-2).toLowerCase() === folder) yield name;
+      }
+    }
+  }
+}
+
+/** The names in a folder; none when it does not exist (yet). */
+async function entriesOf(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw err;
   }
 }

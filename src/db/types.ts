@@ -68,7 +68,19 @@ export interface FoundationTables {
  * Every table. Each area declares its own tables in `src/db/tables/<area>.ts` (an interface `<Area>Tables`)
  * and adds it to this list.
  */
-export interface DB extends FoundationTables, JobTables, PagesTables, SpacesTables, TasksTables, GoalsTables, CommentsTables, AttachmentsTables, ResearchTables, BugReportsTables, LocalSyncTables, MemoryTables {}
+export interface DB
+  extends FoundationTables,
+    JobTables,
+    PagesTables,
+    SpacesTables,
+    TasksTables,
+    GoalsTables,
+    CommentsTables,
+    AttachmentsTables,
+    ResearchTables,
+    BugReportsTables,
+    LocalSyncTables,
+    MemoryTables {}
 
 export type UserRow = Selectable<UserTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;

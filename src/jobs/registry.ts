@@ -4,6 +4,7 @@ import type { JobHandler } from './worker.js';
 import { trashJobs } from '../areas/pages/trash/trash.jobs.js';
 import { researchJobs } from '../areas/research/research.jobs.js';
 import { knowledgeJobs } from '../areas/knowledge/knowledge.jobs.js';
+import { attachmentJobs } from '../areas/attachments/attachments.jobs.js';
 
 /** What an area contributes to the background: handlers by job kind, and recurring jobs. */
 export interface AreaJobs {
@@ -17,7 +18,7 @@ const queueUpkeep: AreaJobs = {
   recurring: [{ kind: 'jobs.purge', everyMs: 3600_000 }],
 };
 
-const areas: AreaJobs[] = [queueUpkeep, trashJobs, researchJobs, knowledgeJobs];
+const areas: AreaJobs[] = [queueUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs];
 
 export function collectJobs(list: AreaJobs[] = areas) {
   const handlers = new Map<string, JobHandler>();

@@ -1,7 +1,6 @@
 import type { Ctx } from '../context.js';
 import { AppError } from '../errors.js';
-import { getPage, listPages } from '../areas/pages/pages.service.js';
-import { listSpaces } from '../areas/spaces/spaces.service.js';
+import { getPage, listRecentPages } from '../areas/pages/pages.service.js';
 import { listWorkspaces } from '../areas/workspaces/workspaces.service.js';
 
 /** Pages as MCP resources: `kb://pages/<pageId>`, read as Markdown. */
@@ -18,24 +17,14 @@ export interface PageResource {
 }
 
 const MAX_WORKSPACES = 20;
-const MAX_SPACES = 50;
-const PER_SPACE = 100;
 
 /**
  * The most recently edited pages the caller can read (the `x-workspace-id` workspace, else all of theirs), newest
- * first. Composed from the areas' list services (workspaces → spaces → pages); a service for "recent pages of a
- * workspace" would make this one query.
+ * first: one query per workspace.
  */
 export async function recentPages(ctx: Ctx, limit = 50): Promise<PageResource[]> {
   const workspaceIds = ctx.workspaceHint ? [ctx.workspaceHint] : (await listWorkspaces(ctx)).slice(0, MAX_WORKSPACES).map((w) => w.id);
-  const pages: Array<{ id: string; title: string; spaceName: string; updatedAt: string }> = [];
-  for (const workspaceId of workspaceIds) {
-    const spaces = (await listSpaces(ctx, workspaceId)).filter((s) => s.pageCount > 0).slice(0, MAX_SPACES);
-    for (const space of spaces) {
-      const { data } = await listPages(ctx, { workspaceId, spaceId: space.id, limit: PER_SPACE, page: 1 });
-      for (const p of data) pages.push({ id: p.id, title: p.title, spaceName: space.name, updatedAt: p.updatedAt });
-    }
-  }
+  const pages = (await Promise.all(workspaceIds.map((id) => listRecentPages(ctx, id, limit)))).flat();
   pages.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
   return pages.slice(0, limit).map((p) => ({
     uri: `${PAGE_URI_PREFIX}${p.id}`,

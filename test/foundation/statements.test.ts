@@ -17,23 +17,32 @@ afterAll(async () => {
 });
 
 describe('compiledOnce', () => {
-  const bySizeAndName = compiledOnce((_db: Db, minSize: number, name: string) =>
-    // The arguments in another order than declared, next to constants of the query.
-    sql<{ id: string }>`select id from probe where name <> ${name} and size >= ${minSize} and id <> ${'z'} order by id`,
+  const bySizeAndName = compiledOnce(
+    (_db: Db, minSize: number, name: string) =>
+      // The arguments in another order than declared, next to constants of the query.
+      sql<{ id: string }>`select id from probe where name <> ${name} and size >= ${minSize} and id <> ${'z'} order by id`,
   );
 
   it('runs the compiled query again with each call’s arguments, on the database and in a transaction', async () => {
     expect(await bySizeAndName(database.db, 2, 'Cid')).toEqual([{ id: 'b' }]);
     expect(await bySizeAndName(database.db, 1, 'Bob')).toEqual([{ id: 'a' }, { id: 'c' }]);
     const inTransaction = await database.db.transaction().execute(async (trx) => {
-      await trx.insertInto('probe' as never).values({ id: 'd', name: 'Dee', size: 4 } as never).execute();
+      await trx
+        .insertInto('probe' as never)
+        .values({ id: 'd', name: 'Dee', size: 4 } as never)
+        .execute();
       return bySizeAndName(trx, 4, 'x');
     });
     expect(inTransaction).toEqual([{ id: 'd' }]);
   });
 
   it('maps result columns through the CamelCase plugin like any query', async () => {
-    const find = compiledOnce((db: Db, id: string) => db.selectFrom('probe' as never).select(sql<string>`name`.as('displayName')).where(sql`id`, '=', id));
+    const find = compiledOnce((db: Db, id: string) =>
+      db
+        .selectFrom('probe' as never)
+        .select(sql<string>`name`.as('displayName'))
+        .where(sql`id`, '=', id),
+    );
     expect(await find(database.db, 'a')).toEqual([{ displayName: 'Ann' }]);
   });
 

@@ -139,6 +139,10 @@ describe('standard MCP over Streamable HTTP', () => {
     expect(uris).not.toContain(`kb://pages/${secret.id}`);
     expect(resources.find((r) => r.uri === `kb://pages/${newer.id}`)).toMatchObject({ name: 'Newer', mimeType: 'text/markdown' });
     expect((await admin.listResources()).resources.map((r) => r.uri)).toContain(`kb://pages/${secret.id}`);
+    expect(resources.find((r) => r.uri === `kb://pages/${older.id}`)?.description).toMatch(/^Page in space ".+", edited \d{4}-/);
+    // A trashed page is no resource.
+    await editor.callTool({ name: 'page_delete', arguments: { workspaceId, pageId: older.id } });
+    expect((await viewer.listResources()).resources.map((r) => r.uri)).not.toContain(`kb://pages/${older.id}`);
 
     const read = await viewer.readResource({ uri: `kb://pages/${newer.id}` });
     expect(read.contents).toEqual([{ uri: `kb://pages/${newer.id}`, mimeType: 'text/markdown', text: '# Newer\n\nSecond *page*.\n' }]);

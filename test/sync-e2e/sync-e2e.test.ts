@@ -285,6 +285,52 @@ describe('two connectors on one source', slow, () => {
     await ok(once(B));
   });
 
+  it('edits that do not clash: diff shows both sides, --keep merge applies both, history lists the versions', async () => {
+    w(A, 'merge.md', 'one\ntwo\nthree\nfour\n');
+    await ok(once(A));
+    await ok(once(B));
+    w(A, 'merge.md', 'ONE\ntwo\nthree\nfour\n');
+    w(B, 'merge.md', 'one\ntwo\nthree\nFOUR\n');
+    await ok(once(A));
+    expect((await ok(once(B))).stderr).toContain('conflict on merge.md');
+
+    const [human, json] = await Promise.all([ok(kb(['sync', 'diff', B, 'merge.md'], env)), ok(kb(['sync', 'diff', B, 'merge.md', '--json'], env))]);
+    expect(human.stdout).toContain('@@ base line 1: changed on the service only');
+    expect(human.stdout).toContain('  | ONE');
+    expect(human.stdout).toContain('@@ base line 4: changed here only');
+    expect(human.stdout).toContain('No change clashes');
+    expect(JSON.parse(json.stdout)).toMatchObject({ relativePath: 'merge.md', status: 'open', mergeable: true, clashes: 0, merged: 'ONE\ntwo\nthree\nFOUR\n' });
+
+    const merged = await ok(kb(['sync', 'resolve', B, 'merge.md', '--keep', 'merge'], env));
+    expect(merged.stdout).toContain('resolved merge.md: merged both versions');
+    expect(r(B, 'merge.md')).toBe('ONE\ntwo\nthree\nFOUR\n');
+    expect(existsSync(path.join(B, 'merge.service-conflict.md'))).toBe(false);
+    await ok(once(A));
+    expect(r(A, 'merge.md')).toBe('ONE\ntwo\nthree\nFOUR\n');
+
+    const history = JSON.parse((await ok(kb(['sync', 'history', A, 'merge.md', '--json'], env))).stdout);
+    expect(history.versions.map((v: { origin: string }) => v.origin)).toEqual(['resolve', 'push', 'push']);
+    expect((await ok(kb(['sync', 'history', A, 'merge.md', '--limit', '1'], env))).stdout).toMatch(
+      /^merge\.md: 1 version, newest first\n\S+ {2}conflict resolved {2}19 bytes, [0-9a-f]{12}\n… older versions: raise --limit/,
+    );
+  });
+
+  it('edits that clash: diff marks the clash and --keep merge refuses, changing nothing', async () => {
+    w(A, 'merge.md', 'ONE\ntwo from A\nthree\nFOUR\n');
+    w(B, 'merge.md', 'ONE\ntwo from B\nthree\nFOUR\n');
+    await ok(once(A));
+    await ok(once(B));
+    expect((await ok(kb(['sync', 'diff', B, 'merge.md'], env))).stdout).toContain('@@ base line 2: CLASH: changed differently on both sides');
+    const refused = await kb(['sync', 'resolve', B, 'merge.md', '--keep', 'merge'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('merge.md cannot be merged automatically: 1 change clash');
+    expect(r(B, 'merge.md')).toBe('ONE\ntwo from B\nthree\nFOUR\n');
+    expect(r(B, 'merge.service-conflict.md')).toBe('ONE\ntwo from A\nthree\nFOUR\n');
+    await ok(kb(['sync', 'resolve', B, 'merge.md', '--keep', 'local'], env));
+    await ok(once(A));
+    expect(r(A, 'merge.md')).toBe('ONE\ntwo from B\nthree\nFOUR\n');
+  });
+
   it('a paused source keeps local changes waiting (pulls go on) until it is resumed', async () => {
     expect((await service('/sources/pause', { sourceId })).status).toBe(200);
     w(A, 'while-paused.md', 'waits\n');

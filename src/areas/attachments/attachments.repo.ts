@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 
 const COLUMNS = ['a.id', 'a.pageId', 'a.workspaceId', 'a.filename', 'a.contentType', 'a.size', 'a.sha256', 'a.blobKey', 'a.createdAt', 'a.createdBy'] as const;
@@ -34,6 +35,13 @@ export const attachmentsRepo = {
     },
   ) {
     return db.insertInto('attachments').values(row).execute();
+  },
+
+  /** Which of `keys` an attachment still uses (any workspace: the blob store is the service's). */
+  async usedBlobKeys(db: Db, keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await db.selectFrom('attachments').select('blobKey').where(sql<boolean>`blob_key = any(${keys})`).execute();
+    return new Set(rows.map((r) => r.blobKey));
   },
 
   delete(db: Db, workspaceId: string, id: string) {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import { readableSpaceIds } from '../spaces/spaces.policy.js';
 import type { DocJson } from '../../db/tables/pages.js';
 
 /** Columns of a page in lists and results that carry no content. */
@@ -108,6 +109,21 @@ export const pagesRepo = {
       .where('p.deletedAt', 'is', null);
     if (filter.kind === 'children') q = filter.parentId === null ? q.where('p.parentId', 'is', null) : q.where('p.parentId', '=', filter.parentId);
     return q.orderBy('p.position').orderBy('p.id').limit(limit).offset(offset).execute();
+  },
+
+  /** The workspace's most recently edited live pages in the spaces the user may read, newest first, with the space's name. */
+  listRecent(db: Db, workspaceId: string, userId: string, limit: number) {
+    return db
+      .selectFrom('pages as p')
+      .innerJoin('spaces as s', 's.id', 'p.spaceId')
+      .select([...PAGE_COLUMNS, 's.name as spaceName'])
+      .where('p.workspaceId', '=', workspaceId)
+      .where('p.deletedAt', 'is', null)
+      .where('p.spaceId', 'in', readableSpaceIds(db, workspaceId, userId))
+      .orderBy('p.updatedAt', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(limit)
+      .execute();
   },
 
   async count(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter): Promise<number> {

@@ -7,6 +7,7 @@ import { AppError, gone, notFound, validation } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { slugify } from '../spaces/spaces.service.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
+import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { historyRepo } from './history/history.repo.js';
 import { resolveBody } from './pages.content.js';
 import { checkPageAccess, requirePageAccess } from './pages.policy.js';
@@ -110,6 +111,14 @@ export async function listPages(ctx: Ctx, query: z.infer<typeof PageListQuery>) 
     pagesRepo.count(ctx.db, workspaceId, spaceId, filter),
   ]);
   return { data: rows.map(presentPage), meta: { page, limit, total } };
+}
+
+/** The workspace's most recently edited pages the caller can read, newest first (no content), with their space's name. */
+export async function listRecentPages(ctx: Ctx, workspaceId: string, limit: number) {
+  const actor = requireActor(ctx);
+  await requireWorkspaceRole(ctx, workspaceId, 'viewer');
+  const rows = await pagesRepo.listRecent(ctx.db, workspaceId, actor.userId, limit);
+  return rows.map((r) => ({ ...presentPage(r), spaceName: r.spaceName }));
 }
 
 /** What changed, for the history entry's summary. */

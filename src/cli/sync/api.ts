@@ -1,3 +1,4 @@
+import type { Hunk } from '../../areas/local-sync/merge.js';
 import type { HttpClient } from './client.js';
 
 /** The service's local-sync endpoints (docs/local-sync.md), typed for the connector. */
@@ -105,7 +106,45 @@ export interface ResolveResult {
   file: FileRecord;
 }
 
-export type Resolution = 'keep_local' | 'keep_service';
+export type Resolution = 'keep_local' | 'keep_service' | 'manual_merge';
+
+export interface PreviewSide {
+  contentHash: string | null;
+  contentType: 'text' | 'binary';
+  content: string | null;
+  lines: string[];
+}
+
+/** A hunk of the three-way view: the service's own type (a type-only import: nothing of the service is loaded). */
+export type MergeHunk = Hunk;
+
+/** `sources/conflicts/preview`: the three-way view of a conflict and, when it merges cleanly, the merge. */
+export interface ConflictPreview {
+  conflictId: string;
+  relativePath: string;
+  status: 'open' | 'resolved';
+  binary: boolean;
+  base: PreviewSide | null;
+  local: PreviewSide | null;
+  service: PreviewSide | null;
+  hunks: MergeHunk[];
+  clashes: number;
+  mergeable: boolean;
+  merged: string | null;
+}
+
+export interface VersionRecord {
+  versionId: string;
+  contentHash: string | null;
+  contentType: 'text' | 'binary';
+  size: number;
+  deleted: boolean;
+  origin: 'push' | 'update' | 'resolve';
+  userId: string | null;
+  connectorId: string | null;
+  conflictId: string | null;
+  createdAt: string;
+}
 
 export function syncApi(http: HttpClient) {
   const p = <T>(path: string, body: unknown) => http.post<T>(`/local-sync${path}`, body);
@@ -128,8 +167,17 @@ export function syncApi(http: HttpClient) {
     file: (sourceId: string, relativePath: string, contentHash?: string) =>
       p<FileContent>('/sources/file', { sourceId, relativePath, ...(contentHash ? { contentHash } : {}) }),
     conflicts: (sourceId: string) => p<{ conflicts: ConflictRecord[] }>('/sources/conflicts', { sourceId }),
-    resolve: (conflictId: string, resolution: Resolution, connectorId: string) =>
-      p<ResolveResult>('/sources/conflicts/resolve', { conflictId, resolution, connectorId }),
+    resolve: (conflictId: string, resolution: Resolution, connectorId: string, resolvedContent?: string) =>
+      p<ResolveResult>('/sources/conflicts/resolve', { conflictId, resolution, connectorId, ...(resolvedContent === undefined ? {} : { resolvedContent }) }),
+    preview: (conflictId: string) => p<ConflictPreview>('/sources/conflicts/preview', { conflictId }),
+    /** Versions of a path, newest first. */
+    history: (sourceId: string, relativePath: string, limit: number, cursor?: string) =>
+      p<{ versions: VersionRecord[]; nextCursor: string | null; hasMore: boolean }>('/sources/history', {
+        sourceId,
+        relativePath,
+        limit,
+        ...(cursor ? { cursor } : {}),
+      }),
   };
 }
 

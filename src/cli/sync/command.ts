@@ -6,6 +6,8 @@ import { registerLogin } from './login.js';
  * The modules behind the actions are imported inside them, so `kb --help` stays fast.
  */
 
+const KEPT = { local: 'kept the local file', service: 'kept the service version', merge: 'merged both versions' } as const;
+
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function positiveNumber(min: number) {
@@ -44,9 +46,11 @@ export function registerSync(program: Command) {
         'The first run pushes the whole folder (batches of up to 500 files, a progress bar on a terminal), then watches',
         'it: changes are pushed after a short quiet time and service changes are pulled every few seconds.',
         'A file changed on both sides is never overwritten: the service version is written beside it as',
-        'NAME.service-conflict.EXT; settle it with `kb sync resolve DIR PATH --keep local|service`.',
+        'NAME.service-conflict.EXT; see both with `kb sync diff DIR PATH`, settle it with',
+        '`kb sync resolve DIR PATH --keep local|service|merge`.',
         '',
-        'Subcommands: kb sync status DIR | kb sync conflicts DIR | kb sync resolve DIR PATH --keep local|service',
+        'Subcommands: kb sync status DIR | kb sync conflicts DIR | kb sync diff DIR PATH |',
+        '             kb sync resolve DIR PATH --keep local|service|merge | kb sync history DIR PATH',
         '',
         'Examples:',
         '  kb sync ~/notes --workspace acme --source notes',
@@ -89,20 +93,48 @@ export function registerSync(program: Command) {
         const side = r.sidePath ? `service version in ${r.sidePath}` : r.here ? 'service side deleted' : 'met by another connector';
         console.log(`${r.relativePath}  (${side}; since ${r.createdAt}; conflict ${r.conflictId})`);
       }
-      console.log(`\nSettle one with: kb sync resolve ${dir} PATH --keep local|service`);
+      console.log(`\nSee one with: kb sync diff ${dir} PATH; settle it with: kb sync resolve ${dir} PATH --keep local|service|merge`);
+    });
+
+  sync
+    .command('diff')
+    .description('Show the open conflict on a path three ways (base, local, service), hunk by hunk, and whether it merges cleanly')
+    .argument('<dir>', 'a synced folder')
+    .argument('<path>', 'the file (relative to the folder, or a path to it; its side file works too)')
+    .option('--json', 'print the service’s preview as JSON (with the proposed merge)')
+    .action(async (dir: string, file: string, opts: { json?: boolean }) => {
+      const { previewConflict } = await import('./conflicts.js');
+      const { formatPreview } = await import('./inspect.js');
+      const preview = await previewConflict(dir, file);
+      console.log(opts.json ? JSON.stringify(preview, null, 2) : formatPreview(preview));
+    });
+
+  sync
+    .command('history')
+    .description('List the versions of a file that the service keeps, newest first')
+    .argument('<dir>', 'a synced folder')
+    .argument('<path>', 'the file (relative to the folder, or a path to it)')
+    .option('--limit <n>', 'how many versions', positiveNumber(1), 20)
+    .option('--json', 'print them as JSON')
+    .action(async (dir: string, file: string, opts: { limit: number; json?: boolean }) => {
+      const { fileHistory, formatHistory } = await import('./inspect.js');
+      const history = await fileHistory(dir, file, Math.min(1000, Math.floor(opts.limit)));
+      console.log(opts.json ? JSON.stringify(history, null, 2) : formatHistory(history));
     });
 
   sync
     .command('resolve')
-    .description('Resolve the open conflict on a path: keep the local file or the service’s version')
+    .description('Resolve the open conflict on a path: keep the local file, the service’s version, or merge both (when no change clashes)')
     .argument('<dir>', 'a synced folder')
     .argument('<path>', 'the file (relative to the folder, or a path to it; its side file works too)')
-    .addOption(new Option('--keep <side>', 'which version wins').choices(['local', 'service']).makeOptionMandatory())
-    .action(async (dir: string, file: string, opts: { keep: 'local' | 'service' }) => {
+    .addOption(
+      new Option('--keep <side>', 'which version wins: local, service, or merge (the automatic three-way merge)')
+        .choices(['local', 'service', 'merge'])
+        .makeOptionMandatory(),
+    )
+    .action(async (dir: string, file: string, opts: { keep: 'local' | 'service' | 'merge' }) => {
       const { resolveConflict } = await import('./conflicts.js');
       const result = await resolveConflict(dir, file, opts.keep);
-      console.log(
-        `resolved ${result.rel}: kept the ${opts.keep === 'local' ? 'local file' : 'service version'}${result.already ? ' (it was already resolved on the service)' : ''}`,
-      );
+      console.log(`resolved ${result.rel}: ${KEPT[opts.keep]}${result.already ? ' (it was already resolved on the service)' : ''}`);
     });
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../common.js';
-import type { ConflictRecord, Resolution } from './api.js';
+import type { ConflictRecord } from './api.js';
 import { ApiError } from './client.js';
 import { currentHash, decodeContent, removeLocal, writeAtomic } from './content.js';
 import { conflictSidePath, isConflictSideFile, localPath, relativePath } from './paths.js';
@@ -37,7 +37,9 @@ export async function writeConflictSide(
     createdAt: new Date().toISOString(),
   };
   const where = c.serviceHash ? `the service's version is in ${sidePath}` : 'the service deleted it';
-  ctx.reporter.warn(`conflict on ${rel}: ${where}; your file is untouched. Settle it with: kb sync resolve ${ctx.root} ${rel} --keep local|service`);
+  ctx.reporter.warn(
+    `conflict on ${rel}: ${where}; your file is untouched. See it with: kb sync diff ${ctx.root} ${rel}; settle it with: kb sync resolve ${ctx.root} ${rel} --keep local|service|merge`,
+  );
 }
 
 /**
@@ -118,24 +120,39 @@ export async function listConflicts(dir: string): Promise<{ root: string; rows: 
   return { root, rows };
 }
 
+/** How `kb sync resolve` settles a conflict: one side, or the service's automatic three-way merge. */
+export type Keep = 'local' | 'service' | 'merge';
+
+/** The open conflict on a path: the one this folder holds, else the service's. */
+async function openConflictId(ctx: SyncContext, state: SyncState, rel: string): Promise<string> {
+  const held = state.conflicts[rel]?.conflictId;
+  if (held) return held;
+  const open = (await ctx.api.conflicts(state.sourceId)).conflicts.find((c) => c.relativePath === rel);
+  if (!open) throw new CliError(`no open conflict on ${rel}`);
+  return open.conflictId;
+}
+
+/** The three-way view of the open conflict on a path (`kb sync diff`). */
+export async function previewConflict(dir: string, arg: string) {
+  const { root, state, ctx } = await openFolder(dir, { maxAttempts: 3 });
+  const rel = pathArgument(root, state, arg);
+  return ctx.api.preview(await openConflictId(ctx, state, rel));
+}
+
 /**
- * `kb sync resolve DIR PATH --keep local|service`: asks the service to resolve the path's open conflict, then
- * settles the folder: `service` writes the service's version over the file, `local` keeps the file as it is.
+ * `kb sync resolve DIR PATH --keep local|service|merge`: asks the service to resolve the path's open conflict, then
+ * settles the folder: `service` writes the service's version over the file, `local` keeps the file as it is, `merge`
+ * sends the service's automatic three-way merge (only when no change clashes) and writes it over the file.
  */
-export async function resolveConflict(dir: string, arg: string, keep: 'local' | 'service') {
+export async function resolveConflict(dir: string, arg: string, keep: Keep) {
   const { root, state: initial, ctx } = await openFolder(dir, { maxAttempts: 3 });
   const rel = pathArgument(root, initial, arg);
-  const resolution: Resolution = keep === 'local' ? 'keep_local' : 'keep_service';
   return withState(root, async (state) => {
-    let conflictId = state.conflicts[rel]?.conflictId;
-    if (!conflictId) {
-      const open = (await ctx.api.conflicts(state.sourceId)).conflicts.find((c) => c.relativePath === rel);
-      if (!open) throw new CliError(`no open conflict on ${rel}`);
-      conflictId = open.conflictId;
-    }
+    const conflictId = await openConflictId(ctx, state, rel);
     let resultHash: string | null;
     try {
-      const result = await ctx.api.resolve(conflictId, resolution, state.connectorId);
+      const result =
+        keep === 'merge' ? await resolveByMerge(ctx, state, rel, conflictId) : await ctx.api.resolve(conflictId, RESOLUTION[keep], state.connectorId);
       resultHash = result.deleted ? null : result.contentHash;
     } catch (err) {
       if (!(err instanceof ApiError && err.details.reason === 'already_resolved')) throw err;
@@ -147,10 +164,25 @@ export async function resolveConflict(dir: string, arg: string, keep: 'local' | 
         resultHash = null;
       }
       ctx.reporter.warn(`the conflict on ${rel} was already resolved on the service; the folder follows that resolution`);
-      await settleResolved(ctx, state, rel, resultHash, keep === 'service');
+      await settleResolved(ctx, state, rel, resultHash, keep !== 'local');
       return { rel, resultHash, already: true };
     }
-    await settleResolved(ctx, state, rel, resultHash, keep === 'service');
+    await settleResolved(ctx, state, rel, resultHash, keep !== 'local');
     return { rel, resultHash, already: false };
   });
+}
+
+const RESOLUTION = { local: 'keep_local', service: 'keep_service' } as const;
+
+async function resolveByMerge(ctx: SyncContext, state: SyncState, rel: string, conflictId: string) {
+  const preview = await ctx.api.preview(conflictId);
+  if (!preview.mergeable || preview.merged === null) {
+    const why = preview.binary
+      ? 'it is binary'
+      : !preview.local || !preview.service
+        ? 'one side deleted it'
+        : `${preview.clashes} change${preview.clashes === 1 ? '' : 's'} clash`;
+    throw new CliError(`${rel} cannot be merged automatically: ${why}. See them with \`kb sync diff ${ctx.root} ${rel}\`, then keep local or service`);
+  }
+  return ctx.api.resolve(conflictId, 'manual_merge', state.connectorId, preview.merged);
 }

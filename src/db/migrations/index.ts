@@ -12,6 +12,8 @@ import * as m0010 from './0010_local_sync.js';
 import * as m0011 from './0011_memory.js';
 import * as m0012 from './0012_search_stats.js';
 import * as m0013 from './0013_workspace_member_count.js';
+import * as m0014 from './0014_attachments_blob_key.js';
+import * as m0015 from './0015_pages_recent.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   '0011_memory': m0011,
   '0012_search_stats': m0012,
   '0013_workspace_member_count': m0013,
+  '0014_attachments_blob_key': m0014,
+  '0015_pages_recent': m0015,
 };
