@@ -120,7 +120,14 @@ export async function failJob(db: Db, job: ClaimedJob, workerId: string, error: 
   if (retryable && job.attempts < job.maxAttempts) {
     await db
       .updateTable('jobs')
-      .set({ status: 'queued', leaseUntil: null, lockedBy: null, lastError: error.slice(0, 4000), runAt: new Date(Date.now() + backoffMs(job.attempts, baseBackoffMs)), updatedAt: new Date() })
+      .set({
+        status: 'queued',
+        leaseUntil: null,
+        lockedBy: null,
+        lastError: error.slice(0, 4000),
+        runAt: new Date(Date.now() + backoffMs(job.attempts, baseBackoffMs)),
+        updatedAt: new Date(),
+      })
       .where('id', '=', job.id)
       .where('lockedBy', '=', workerId)
       .where('status', '=', 'running')

@@ -1,3 +1,4 @@
+import { vacuumAndAnalyze } from '../db/upkeep.js';
 import { purgeFinishedJobs } from './queue.js';
 import type { RecurringJob } from './scheduler.js';
 import type { JobHandler } from './worker.js';
@@ -18,7 +19,22 @@ const queueUpkeep: AreaJobs = {
   recurring: [{ kind: 'jobs.purge', everyMs: 3600_000 }],
 };
 
-const areas: AreaJobs[] = [queueUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs];
+export const DATABASE_UPKEEP_JOB = 'database.upkeep';
+
+/** The embedded database has no autovacuum: vacuum and analyze what it would, every ten minutes (a server does its own). */
+const databaseUpkeep: AreaJobs = {
+  handlers: {
+    [DATABASE_UPKEEP_JOB]: async (_job, jc) => {
+      if (jc.env.config.DATABASE_URL) return { skipped: 'the PostgreSQL server runs autovacuum' };
+      const done = await vacuumAndAnalyze(jc.db);
+      if (done.vacuumed.length || done.analyzed.length) jc.log.info(done, 'database upkeep');
+      return done;
+    },
+  },
+  recurring: [{ kind: DATABASE_UPKEEP_JOB, everyMs: 600_000 }],
+};
+
+const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs];
 
 export function collectJobs(list: AreaJobs[] = areas) {
   const handlers = new Map<string, JobHandler>();

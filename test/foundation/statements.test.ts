@@ -1,19 +1,13 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compiledOnce } from '../../src/db/compiled.js';
-import type { Database, Db } from '../../src/db/index.js';
-import { openTestDatabase } from '../helpers/app.js';
+import type { Db } from '../../src/db/index.js';
+import { useTestDatabase } from '../helpers/app.js';
 
-let database: Database;
-let drop: () => Promise<void>;
+const t = useTestDatabase();
 beforeAll(async () => {
-  ({ database, drop } = await openTestDatabase());
-  await sql`create table probe (id text primary key, name text not null, size int not null)`.execute(database.db);
-  await sql`insert into probe values ('a', 'Ann', 1), ('b', 'Bob', 2), ('c', 'Cid', 3)`.execute(database.db);
-});
-afterAll(async () => {
-  await database.close();
-  await drop();
+  await sql`create table probe (id text primary key, name text not null, size int not null)`.execute(t.database.db);
+  await sql`insert into probe values ('a', 'Ann', 1), ('b', 'Bob', 2), ('c', 'Cid', 3)`.execute(t.database.db);
 });
 
 describe('compiledOnce', () => {
@@ -24,9 +18,9 @@ describe('compiledOnce', () => {
   );
 
   it('runs the compiled query again with each call’s arguments, on the database and in a transaction', async () => {
-    expect(await bySizeAndName(database.db, 2, 'Cid')).toEqual([{ id: 'b' }]);
-    expect(await bySizeAndName(database.db, 1, 'Bob')).toEqual([{ id: 'a' }, { id: 'c' }]);
-    const inTransaction = await database.db.transaction().execute(async (trx) => {
+    expect(await bySizeAndName(t.database.db, 2, 'Cid')).toEqual([{ id: 'b' }]);
+    expect(await bySizeAndName(t.database.db, 1, 'Bob')).toEqual([{ id: 'a' }, { id: 'c' }]);
+    const inTransaction = await t.database.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('probe' as never)
         .values({ id: 'd', name: 'Dee', size: 4 } as never)
@@ -43,20 +37,20 @@ describe('compiledOnce', () => {
         .select(sql<string>`name`.as('displayName'))
         .where(sql`id`, '=', id),
     );
-    expect(await find(database.db, 'a')).toEqual([{ displayName: 'Ann' }]);
+    expect(await find(t.database.db, 'a')).toEqual([{ displayName: 'Ann' }]);
   });
 
   it('refuses a query whose argument is not a bound value (folded into the text, or unused)', async () => {
     const raw = compiledOnce((_db: Db, column: string) => sql`select ${sql.raw(column)} from probe`);
-    await expect(raw(database.db, 'id')).rejects.toThrow(/every argument must be a bound value/);
+    await expect(raw(t.database.db, 'id')).rejects.toThrow(/every argument must be a bound value/);
     const unused = compiledOnce((_db: Db, _id: string) => sql`select id from probe`);
-    await expect(unused(database.db, 'a')).rejects.toThrow(/unbound: 1/);
+    await expect(unused(t.database.db, 'a')).rejects.toThrow(/unbound: 1/);
   });
 });
 
 describe('prepared statements', () => {
   /** Runs `fn` on one connection of the pool, so a statement prepared by one query is the one the next query uses. */
-  const onOneConnection = <T>(fn: (db: Db) => Promise<T>) => database.db.connection().execute(fn);
+  const onOneConnection = <T>(fn: (db: Db) => Promise<T>) => t.database.db.connection().execute(fn);
   const preparedCount = (db: Db, text: string) =>
     sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement = ${text}`.execute(db).then((r) => r.rows[0].n);
 
@@ -70,8 +64,8 @@ describe('prepared statements', () => {
   });
 
   it('re-prepares a statement whose result columns a migration changed, retrying it outside a transaction', async () => {
-    await sql`create table drift (id text primary key)`.execute(database.db);
-    await sql`insert into drift values ('x')`.execute(database.db);
+    await sql`create table drift (id text primary key)`.execute(t.database.db);
+    await sql`insert into drift values ('x')`.execute(t.database.db);
     await onOneConnection(async (db) => {
       const q = sql<Record<string, unknown>>`select * from drift where id = ${'x'}`;
       expect((await q.execute(db)).rows).toEqual([{ id: 'x' }]);
@@ -82,8 +76,8 @@ describe('prepared statements', () => {
   });
 
   it('inside a transaction, fails that transaction once, then works under the new name', async () => {
-    await sql`create table drift2 (id text primary key)`.execute(database.db);
-    await sql`insert into drift2 values ('y')`.execute(database.db);
+    await sql`create table drift2 (id text primary key)`.execute(t.database.db);
+    await sql`insert into drift2 values ('y')`.execute(t.database.db);
     await onOneConnection(async (db) => {
       const q = sql<Record<string, unknown>>`select * from drift2 where id = ${'y'}`;
       await q.execute(db);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
-import { inject as vitestInject } from 'vitest';
+import { afterAll, beforeAll, inject as vitestInject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/index.js';
@@ -61,6 +61,19 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
       await admin.end();
     },
   };
+}
+
+/** A copy of the template database for this test file: opened before its tests, dropped after them. */
+export function useTestDatabase(): { readonly database: Database } {
+  const opened = {} as { database: Database; drop?: () => Promise<void> };
+  beforeAll(async () => {
+    Object.assign(opened, await openTestDatabase());
+  });
+  afterAll(async () => {
+    await opened.database?.close();
+    await opened.drop?.();
+  });
+  return opened;
 }
 
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret';

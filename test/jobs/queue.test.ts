@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceEnv } from '../../src/context.js';
-import type { Database } from '../../src/db/index.js';
 import { claimNext, enqueue, getJob, purgeFinishedJobs, requestCancel } from '../../src/jobs/queue.js';
 import { type JobHandler, PermanentJobError, Worker } from '../../src/jobs/worker.js';
-import { openTestDatabase } from '../helpers/app.js';
+import { useTestDatabase } from '../helpers/app.js';
 
-let database: Database;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  ({ database, drop } = await openTestDatabase());
-});
-afterAll(async () => {
-  await database.close();
-  await drop();
-});
+const t = useTestDatabase();
 
 async function waitFor<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
   const until = Date.now() + ms;
@@ -25,7 +16,7 @@ async function waitFor<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 1
 }
 
 const worker = (kind: string, handler: JobHandler, extra: Partial<ConstructorParameters<typeof Worker>[0]> = {}) =>
-  new Worker({ db: database.db, env: {} as ServiceEnv, handlers: new Map([[kind, handler]]), concurrency: 2, pollMs: 20, leaseMs: 2000, baseBackoffMs: 10, ...extra });
+  new Worker({ db: t.database.db, env: {} as ServiceEnv, handlers: new Map([[kind, handler]]), concurrency: 2, pollMs: 20, leaseMs: 2000, baseBackoffMs: 10, ...extra });
 
 describe('job queue', () => {
   it('runs every job exactly once with two workers claiming concurrently', async () => {
@@ -35,7 +26,7 @@ describe('job queue', () => {
       await new Promise((r) => setTimeout(r, 5));
     };
     const ids = [];
-    for (let i = 0; i < 20; i++) ids.push(await enqueue(database.db, { kind: 'once', payload: { i } }));
+    for (let i = 0; i < 20; i++) ids.push(await enqueue(t.database.db, { kind: 'once', payload: { i } }));
     const a = worker('once', handler);
     const b = worker('once', handler);
     a.start();
@@ -43,19 +34,19 @@ describe('job queue', () => {
     await waitFor(async () => runs.size, (n) => n === 20);
     await Promise.all([a.stop(), b.stop()]);
     expect([...runs.values()].every((n) => n === 1)).toBe(true);
-    const statuses = await Promise.all(ids.map(async (id) => (await getJob(database.db, id as string))?.status));
+    const statuses = await Promise.all(ids.map(async (id) => (await getJob(t.database.db, id as string))?.status));
     expect(new Set(statuses)).toEqual(new Set(['done']));
   });
 
   it('lets another worker take over a job whose lease ran out', async () => {
-    const id = (await enqueue(database.db, { kind: 'lease' })) as string;
-    const first = await claimNext(database.db, 'dead-worker', ['lease'], 100);
+    const id = (await enqueue(t.database.db, { kind: 'lease' })) as string;
+    const first = await claimNext(t.database.db, 'dead-worker', ['lease'], 100);
     expect(first?.id).toBe(id);
-    expect(await claimNext(database.db, 'other', ['lease'], 100)).toBeNull(); // still leased
+    expect(await claimNext(t.database.db, 'other', ['lease'], 100)).toBeNull(); // still leased
     await new Promise((r) => setTimeout(r, 150));
-    const second = await claimNext(database.db, 'other', ['lease'], 1000);
+    const second = await claimNext(t.database.db, 'other', ['lease'], 1000);
     expect(second).toMatchObject({ id, attempts: 2 });
-    expect((await getJob(database.db, id))?.lockedBy).toBe('other');
+    expect((await getJob(t.database.db, id))?.lockedBy).toBe('other');
   });
 
   it('retries a retryable failure with backoff and fails a permanent one at once', async () => {
@@ -65,18 +56,18 @@ describe('job queue', () => {
       if (calls < 3) throw new Error(`transient ${calls}`);
       return { ok: true };
     });
-    const id = (await enqueue(database.db, { kind: 'flaky', maxAttempts: 5 })) as string;
+    const id = (await enqueue(t.database.db, { kind: 'flaky', maxAttempts: 5 })) as string;
     flaky.start();
-    const done = await waitFor(() => getJob(database.db, id), (j) => j?.status === 'done');
+    const done = await waitFor(() => getJob(t.database.db, id), (j) => j?.status === 'done');
     await flaky.stop();
     expect(done).toMatchObject({ status: 'done', attempts: 3, lastError: 'transient 2', result: { ok: true } });
 
     const broken = worker('broken', async () => {
       throw new PermanentJobError('bad input');
     });
-    const id2 = (await enqueue(database.db, { kind: 'broken', maxAttempts: 5 })) as string;
+    const id2 = (await enqueue(t.database.db, { kind: 'broken', maxAttempts: 5 })) as string;
     broken.start();
-    const failed = await waitFor(() => getJob(database.db, id2), (j) => j?.status === 'failed');
+    const failed = await waitFor(() => getJob(t.database.db, id2), (j) => j?.status === 'failed');
     await broken.stop();
     expect(failed).toMatchObject({ status: 'failed', attempts: 1, lastError: 'bad input' });
   });
@@ -85,9 +76,9 @@ describe('job queue', () => {
     const w = worker('always', async () => {
       throw new Error('nope');
     });
-    const id = (await enqueue(database.db, { kind: 'always', maxAttempts: 2 })) as string;
+    const id = (await enqueue(t.database.db, { kind: 'always', maxAttempts: 2 })) as string;
     w.start();
-    const failed = await waitFor(() => getJob(database.db, id), (j) => j?.status === 'failed');
+    const failed = await waitFor(() => getJob(t.database.db, id), (j) => j?.status === 'failed');
     await w.stop();
     expect(failed).toMatchObject({ status: 'failed', attempts: 2 });
   });
@@ -104,30 +95,30 @@ describe('job queue', () => {
       },
       { leaseMs: 150 },
     );
-    const id = (await enqueue(database.db, { kind: 'long' })) as string;
+    const id = (await enqueue(t.database.db, { kind: 'long' })) as string;
     w.start();
     await waitFor(async () => started, (s) => s);
-    expect(await requestCancel(database.db, id)).toBe('running');
-    const job = await waitFor(() => getJob(database.db, id), (j) => j?.status === 'cancelled');
+    expect(await requestCancel(t.database.db, id)).toBe('running');
+    const job = await waitFor(() => getJob(t.database.db, id), (j) => j?.status === 'cancelled');
     await w.stop();
     expect(sawAbort).toBe(true);
     expect(job?.status).toBe('cancelled');
 
-    const queued = (await enqueue(database.db, { kind: 'never-claimed' })) as string;
-    expect(await requestCancel(database.db, queued)).toBe('cancelled');
-    expect(await claimNext(database.db, 'w', ['never-claimed'], 1000)).toBeNull();
+    const queued = (await enqueue(t.database.db, { kind: 'never-claimed' })) as string;
+    expect(await requestCancel(t.database.db, queued)).toBe('cancelled');
+    expect(await claimNext(t.database.db, 'w', ['never-claimed'], 1000)).toBeNull();
   });
 
   it('keeps one live job per dedupe key', async () => {
-    const first = await enqueue(database.db, { kind: 'purge', dedupeKey: 'recurring:purge' });
-    const second = await enqueue(database.db, { kind: 'purge', dedupeKey: 'recurring:purge' });
+    const first = await enqueue(t.database.db, { kind: 'purge', dedupeKey: 'recurring:purge' });
+    const second = await enqueue(t.database.db, { kind: 'purge', dedupeKey: 'recurring:purge' });
     expect(first).toBeTypeOf('string');
     expect(second).toBeNull();
   });
 
   it('does not run a job before its time', async () => {
-    await enqueue(database.db, { kind: 'later', runAt: new Date(Date.now() + 60_000) });
-    expect(await claimNext(database.db, 'w', ['later'], 1000)).toBeNull();
+    await enqueue(t.database.db, { kind: 'later', runAt: new Date(Date.now() + 60_000) });
+    expect(await claimNext(t.database.db, 'w', ['later'], 1000)).toBeNull();
   });
 });
 
@@ -138,27 +129,27 @@ describe('worker shutdown', () => {
       started = true;
       await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
     });
-    const id = (await enqueue(database.db, { kind: 'slow' })) as string;
+    const id = (await enqueue(t.database.db, { kind: 'slow' })) as string;
     w.start();
     await waitFor(async () => started, (s) => s);
     await w.stop(50);
-    expect(await getJob(database.db, id)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
-    expect(await claimNext(database.db, 'next', ['slow'], 1000)).toMatchObject({ id, attempts: 1 });
+    expect(await getJob(t.database.db, id)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
+    expect(await claimNext(t.database.db, 'next', ['slow'], 1000)).toMatchObject({ id, attempts: 1 });
   });
 });
 
 describe('retention', () => {
   it('deletes finished jobs past their retention and keeps the rest', async () => {
-    const old = (await enqueue(database.db, { kind: 'ret' })) as string;
-    const recent = (await enqueue(database.db, { kind: 'ret' })) as string;
-    const failed = (await enqueue(database.db, { kind: 'ret' })) as string;
-    const queued = (await enqueue(database.db, { kind: 'ret-queued' })) as string;
+    const old = (await enqueue(t.database.db, { kind: 'ret' })) as string;
+    const recent = (await enqueue(t.database.db, { kind: 'ret' })) as string;
+    const failed = (await enqueue(t.database.db, { kind: 'ret' })) as string;
+    const queued = (await enqueue(t.database.db, { kind: 'ret-queued' })) as string;
     const ago = (days: number) => new Date(Date.now() - days * 86_400_000);
-    await database.db.updateTable('jobs').set({ status: 'done', finishedAt: ago(8) }).where('id', '=', old).execute();
-    await database.db.updateTable('jobs').set({ status: 'done', finishedAt: ago(1) }).where('id', '=', recent).execute();
-    await database.db.updateTable('jobs').set({ status: 'failed', finishedAt: ago(8) }).where('id', '=', failed).execute();
-    expect(await purgeFinishedJobs(database.db, 7)).toBe(1);
-    expect(await getJob(database.db, old)).toBeUndefined();
-    for (const id of [recent, failed, queued]) expect(await getJob(database.db, id)).toBeDefined();
+    await t.database.db.updateTable('jobs').set({ status: 'done', finishedAt: ago(8) }).where('id', '=', old).execute();
+    await t.database.db.updateTable('jobs').set({ status: 'done', finishedAt: ago(1) }).where('id', '=', recent).execute();
+    await t.database.db.updateTable('jobs').set({ status: 'failed', finishedAt: ago(8) }).where('id', '=', failed).execute();
+    expect(await purgeFinishedJobs(t.database.db, 7)).toBe(1);
+    expect(await getJob(t.database.db, old)).toBeUndefined();
+    for (const id of [recent, failed, queued]) expect(await getJob(t.database.db, id)).toBeDefined();
   });
 });
