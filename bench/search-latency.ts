@@ -4,7 +4,7 @@
  * SEARCH_BENCH_KEEP, which a later run reuses) with
  * generated pages of team-wiki text through bulk SQL, then calls the search and suggest services one request at a
  * time, as the embedded database serves them, and prints p50/p95/p99 and throughput. Targets: search p95 < 50 ms,
- * suggest p95 < 20 ms.
+ * suggest p95 < 20 ms. With DATABASE_URL set, the same on a fresh database of that PostgreSQL server (dropped after).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import { search, suggest } from '../src/areas/search/search.service.js';
 import type { Ctx } from '../src/context.js';
 import { migrateToLatest, openDatabase } from '../src/db/index.js';
+import { freshDatabase } from './lib/target.js';
 import { newId } from '../src/ids.js';
 import { KEY_DOCS } from './search-relevance/corpus-docs.js';
 import { prng } from './search-relevance/corpus.js';
@@ -124,7 +125,10 @@ async function seed(db: Db): Promise<{ workspaceId: string; userId: string }> {
 async function main() {
   const keep = process.env.SEARCH_BENCH_KEEP; // a folder to keep the seeded database in (and reuse on the next run)
   const dir = keep ?? mkdtempSync(path.join(tmpdir(), 'kb-search-bench-'));
-  const database = await openDatabase({ dataDir: path.join(dir, 'db') });
+  // DATABASE_URL set: a fresh database on that server (not kept), else PGlite.
+  const { database, drop } = process.env.DATABASE_URL
+    ? await freshDatabase('postgres', dir)
+    : { database: await openDatabase({ dataDir: path.join(dir, 'db') }), drop: async () => {} };
   try {
     const db = database.db;
     await migrateToLatest(db);
@@ -207,6 +211,7 @@ async function main() {
     }
   } finally {
     await database.close();
+    await drop();
     if (!keep) rmSync(dir, { recursive: true, force: true });
   }
 }

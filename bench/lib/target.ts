@@ -25,7 +25,8 @@ export interface Target {
   close(): Promise<void>;
 }
 
-async function freshDatabase(kind: DatabaseKind, dataDir: string): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
+/** A new, empty database: PGlite under `dataDir`, or a new database on the DATABASE_URL server (dropped by `drop`). */
+export async function freshDatabase(kind: DatabaseKind, dataDir: string): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const database = await openDatabase({ dataDir: path.join(dataDir, 'pgdata') });
     return { database, drop: async () => {} };
