@@ -291,6 +291,33 @@ describe('pages: tree', () => {
     expect(all.body.data.map((p: { title: string }) => p.title).sort()).toEqual(['Child', 'Grandchild', 'Other root', 'Root']);
   });
 
+  it('gives each listed page and the single read its count of live children, following moves and the trash', async () => {
+    const s = (await createSpace(t, admin, ws, { name: 'Counts' })).id;
+    const root = await newPage(t, editor, ws, s, { title: 'Root' });
+    const a = await newPage(t, editor, ws, s, { title: 'A', parentId: root.id });
+    const b = await newPage(t, editor, ws, s, { title: 'B', parentId: root.id });
+    await newPage(t, editor, ws, s, { title: 'A1', parentId: a.id });
+    const counts = async (parentId: string) => {
+      const res = await t.request({ url: '/api/v1/pages', token: editor.token, query: { workspaceId: ws, spaceId: s, parentId } });
+      return Object.fromEntries(res.body.data.map((p: { title: string; childCount: number }) => [p.title, p.childCount]));
+    };
+    const read = async (id: string) => (await t.request({ url: `/api/v1/pages/${id}`, token: editor.token })).body.data.childCount;
+    expect(await counts('null')).toEqual({ Root: 2 });
+    expect(await counts(root.id)).toEqual({ A: 1, B: 0 });
+    expect(await read(root.id)).toBe(2);
+    // B moves under A; A's child goes to the trash, then comes back.
+    expect((await t.request({ method: 'PUT', url: `/api/v1/pages/${b.id}`, token: editor.token, body: { parentId: a.id } })).status).toBe(200);
+    expect(await counts(root.id)).toEqual({ A: 2 });
+    expect(await read(root.id)).toBe(1);
+    const a1 = (await t.request({ url: '/api/v1/pages', token: editor.token, query: { workspaceId: ws, spaceId: s, parentId: a.id } })).body.data.find(
+      (p: { title: string }) => p.title === 'A1',
+    );
+    await t.request({ method: 'DELETE', url: `/api/v1/pages/${a1.id}`, token: editor.token, query: { workspaceId: ws } });
+    expect(await read(a.id)).toBe(1);
+    expect((await t.request({ method: 'POST', url: `/api/v1/pages/${a1.id}/recover`, token: editor.token, body: { workspaceId: ws } })).status).toBe(200);
+    expect(await read(a.id)).toBe(2);
+  });
+
   it('requires the parent in the same space (422), existing (404) and live (422)', async () => {
     const a = (await createSpace(t, admin, ws, { name: 'A' })).id;
     const b = (await createSpace(t, admin, ws, { name: 'B' })).id;

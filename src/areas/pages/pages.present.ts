@@ -13,6 +13,8 @@ export interface PageRecord {
   updatedBy: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Live child pages, where the query counted them (lists and the single read). */
+  childCount?: number;
 }
 
 export function presentPage(row: PageRecord) {
@@ -29,6 +31,7 @@ export function presentPage(row: PageRecord) {
     updatedAt: row.updatedAt.toISOString(),
     createdBy: row.createdBy,
     updatedBy: row.updatedBy,
+    ...(row.childCount === undefined ? {} : { childCount: row.childCount }),
   };
 }
 

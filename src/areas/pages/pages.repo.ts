@@ -22,6 +22,9 @@ export const PAGE_COLUMNS = [
   'p.deletedBy',
 ] as const;
 
+/** Live children of the page `p` (a tree shows an expander for a page that has some): a probe of `pages_parent`. */
+const childCount = sql<number>`(select count(*)::int from pages c where c.parent_id = p.id and c.deleted_at is null)`.as('childCount');
+
 /** Which pages of a space to list: every page, the root pages (`null`), or the children of a page. */
 export type ParentFilter = { kind: 'all' } | { kind: 'children'; parentId: string | null };
 
@@ -78,7 +81,7 @@ export const pagesRepo = {
   findWithContentById(db: Db, id: string) {
     return db
       .selectFrom('pages as p')
-      .select([...PAGE_COLUMNS, 'p.content'])
+      .select([...PAGE_COLUMNS, 'p.content', childCount])
       .where('p.id', '=', id)
       .executeTakeFirst();
   },
@@ -103,7 +106,7 @@ export const pagesRepo = {
   list(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter, limit: number, offset: number) {
     let q = db
       .selectFrom('pages as p')
-      .select(PAGE_COLUMNS)
+      .select([...PAGE_COLUMNS, childCount])
       .where('p.workspaceId', '=', workspaceId)
       .where('p.spaceId', '=', spaceId)
       .where('p.deletedAt', 'is', null);
