@@ -294,6 +294,7 @@ describe('pages: tree', () => {
   it('gives each listed page and the single read its count of live children, following moves and the trash', async () => {
     const s = (await createSpace(t, admin, ws, { name: 'Counts' })).id;
     const root = await newPage(t, editor, ws, s, { title: 'Root' });
+    expect(root).toMatchObject({ childCount: 0 });
     const a = await newPage(t, editor, ws, s, { title: 'A', parentId: root.id });
     const b = await newPage(t, editor, ws, s, { title: 'B', parentId: root.id });
     await newPage(t, editor, ws, s, { title: 'A1', parentId: a.id });
@@ -306,7 +307,8 @@ describe('pages: tree', () => {
     expect(await counts(root.id)).toEqual({ A: 1, B: 0 });
     expect(await read(root.id)).toBe(2);
     // B moves under A; A's child goes to the trash, then comes back.
-    expect((await t.request({ method: 'PUT', url: `/api/v1/pages/${b.id}`, token: editor.token, body: { parentId: a.id } })).status).toBe(200);
+    const moved = await t.request({ method: 'PUT', url: `/api/v1/pages/${b.id}`, token: editor.token, body: { parentId: a.id } });
+    expect(moved.body.data).toMatchObject({ parentId: a.id, childCount: 0 });
     expect(await counts(root.id)).toEqual({ A: 2 });
     expect(await read(root.id)).toBe(1);
     const a1 = (await t.request({ url: '/api/v1/pages', token: editor.token, query: { workspaceId: ws, spaceId: s, parentId: a.id } })).body.data.find(
@@ -314,7 +316,8 @@ describe('pages: tree', () => {
     );
     await t.request({ method: 'DELETE', url: `/api/v1/pages/${a1.id}`, token: editor.token, query: { workspaceId: ws } });
     expect(await read(a.id)).toBe(1);
-    expect((await t.request({ method: 'POST', url: `/api/v1/pages/${a1.id}/recover`, token: editor.token, body: { workspaceId: ws } })).status).toBe(200);
+    const recovered = await t.request({ method: 'POST', url: `/api/v1/pages/${a1.id}/recover`, token: editor.token, body: { workspaceId: ws } });
+    expect(recovered.body.data).toMatchObject({ id: a1.id, childCount: 0 });
     expect(await read(a.id)).toBe(2);
   });
 

@@ -13,7 +13,7 @@ export interface PageRecord {
   updatedBy: string | null;
   createdAt: Date;
   updatedAt: Date;
-  /** Live child pages, where the query counted them (lists and the single read). */
+  /** Live child pages, where the query counted them (every page answer but the trash list). */
   childCount?: number;
 }
 

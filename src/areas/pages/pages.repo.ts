@@ -74,7 +74,7 @@ export const pagesRepo = {
   },
 
   find(db: Db, workspaceId: string, id: string) {
-    return db.selectFrom('pages as p').select(PAGE_COLUMNS).where('p.workspaceId', '=', workspaceId).where('p.id', '=', id).executeTakeFirst();
+    return db.selectFrom('pages as p').select([...PAGE_COLUMNS, childCount]).where('p.workspaceId', '=', workspaceId).where('p.id', '=', id).executeTakeFirst();
   },
 
   /** The page with its content by id alone: the read path checks access on this row (its workspace comes from it). */

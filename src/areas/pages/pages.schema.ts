@@ -29,7 +29,7 @@ export const Page = z.object({
   updatedAt: z.string(),
   createdBy: z.string().nullable(),
   updatedBy: z.string().nullable(),
-  childCount: z.number().optional().describe('Live child pages (not in the trash): in lists and the single read, so a tree knows which pages expand'),
+  childCount: z.number().optional().describe('Live child pages (not in the trash), so a tree knows which pages expand; in every page answer but the trash list'),
 });
 export const PageWithContent = Page.extend({
   content: Content,
