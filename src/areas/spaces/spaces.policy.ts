@@ -1,5 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { type Ctx, requireActor } from '../../context.js';
+import { compiledOnce } from '../../db/compiled.js';
 import type { Db } from '../../db/index.js';
 import { forbidden, notFound } from '../../errors.js';
 import { type Role, roleAtLeast } from '../workspaces/workspaces.policy.js';
@@ -48,15 +49,19 @@ export function effectiveSpaceRole(workspaceRole: Role | null, spaceRank: number
  * invisible to the caller; 403 when the caller is not a workspace member (whatever the space, so outsiders learn
  * nothing about spaces) or their effective role is below `min`. One query.
  */
+/** The caller's workspace role, the space and their rank in it, in one query; on every space-scoped request's path. */
+const findSpaceAccess = compiledOnce((db: Db, workspaceId: string, spaceId: string, userId: string) =>
+  db
+    .selectFrom('workspaces as w')
+    .leftJoin('workspaceMembers as wm', (j) => j.onRef('wm.workspaceId', '=', 'w.id').on('wm.userId', '=', userId))
+    .leftJoin('spaces as s', (j) => j.onRef('s.workspaceId', '=', 'w.id').on('s.id', '=', spaceId))
+    .select(['wm.role as workspaceRole', 's.id as spaceId', 's.visibility', 's.name', spaceRankSql(sql.ref('s.id'), workspaceId, userId).as('spaceRank')])
+    .where('w.id', '=', workspaceId),
+);
+
 export async function requireSpaceRole(ctx: Ctx, workspaceId: string, spaceId: string, min: Role): Promise<{ role: Role; space: SpaceRef }> {
   const actor = requireActor(ctx);
-  const row = await ctx.db
-    .selectFrom('workspaces as w')
-    .leftJoin('workspaceMembers as wm', (j) => j.onRef('wm.workspaceId', '=', 'w.id').on('wm.userId', '=', actor.userId))
-    .leftJoin('spaces as s', (j) => j.onRef('s.workspaceId', '=', 'w.id').on('s.id', '=', spaceId))
-    .select(['wm.role as workspaceRole', 's.id as spaceId', 's.visibility', 's.name', spaceRankSql(sql.ref('s.id'), workspaceId, actor.userId).as('spaceRank')])
-    .where('w.id', '=', workspaceId)
-    .executeTakeFirst();
+  const [row] = await findSpaceAccess(ctx.db, workspaceId, spaceId, actor.userId);
   if (!row) throw notFound('Workspace', workspaceId);
   const workspaceRole = row.workspaceRole as Role | null;
   if (!workspaceRole) throw forbidden('You are not a member of this workspace', { workspaceId });

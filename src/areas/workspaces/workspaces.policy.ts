@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { type Ctx, requireActor } from '../../context.js';
+import { compiledOnce } from '../../db/compiled.js';
 import type { Db } from '../../db/index.js';
 import { forbidden, notFound } from '../../errors.js';
 
@@ -22,13 +23,17 @@ export function assertWorkspaceRole(role: Role | null | undefined, min: Role, wo
     throw forbidden(`Your role (${role}) cannot ${VERB[min]} in this workspace; ${min} is needed`, { workspaceId, role, required: min });
 }
 
-export async function memberRole(db: Db, workspaceId: string, userId: string): Promise<{ exists: boolean; role: Role | null }> {
-  const row = await db
+/** Whether the workspace exists and the user's role in it; on every workspace-scoped request's path. */
+const findMemberRole = compiledOnce((db: Db, workspaceId: string, userId: string) =>
+  db
     .selectFrom('workspaces as w')
     .leftJoin('workspaceMembers as m', (j) => j.onRef('m.workspaceId', '=', 'w.id').on('m.userId', '=', userId))
     .select(['w.id', 'm.role'])
-    .where('w.id', '=', workspaceId)
-    .executeTakeFirst();
+    .where('w.id', '=', workspaceId),
+);
+
+export async function memberRole(db: Db, workspaceId: string, userId: string): Promise<{ exists: boolean; role: Role | null }> {
+  const [row] = await findMemberRole(db, workspaceId, userId);
   return { exists: !!row, role: (row?.role as Role | null) ?? null };
 }
 
