@@ -44,11 +44,6 @@ export function effectiveSpaceRole(workspaceRole: Role | null, spaceRank: number
   return visibility === 'public' ? workspaceRole : null;
 }
 
-/**
- * 404 when the workspace or the space does not exist, the space is in another workspace, or it is private and
- * invisible to the caller; 403 when the caller is not a workspace member (whatever the space, so outsiders learn
- * nothing about spaces) or their effective role is below `min`. One query.
- */
 /** The caller's workspace role, the space and their rank in it, in one query; on every space-scoped request's path. */
 const findSpaceAccess = compiledOnce((db: Db, workspaceId: string, spaceId: string, userId: string) =>
   db
@@ -59,6 +54,11 @@ const findSpaceAccess = compiledOnce((db: Db, workspaceId: string, spaceId: stri
     .where('w.id', '=', workspaceId),
 );
 
+/**
+ * 404 when the workspace or the space does not exist, the space is in another workspace, or it is private and
+ * invisible to the caller; 403 when the caller is not a workspace member (whatever the space, so outsiders learn
+ * nothing about spaces) or their effective role is below `min`. One query.
+ */
 export async function requireSpaceRole(ctx: Ctx, workspaceId: string, spaceId: string, min: Role): Promise<{ role: Role; space: SpaceRef }> {
   const actor = requireActor(ctx);
   const [row] = await findSpaceAccess(ctx.db, workspaceId, spaceId, actor.userId);

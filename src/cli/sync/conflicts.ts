@@ -150,6 +150,7 @@ export async function resolveConflict(dir: string, arg: string, keep: Keep) {
   return withState(root, async (state) => {
     const conflictId = await openConflictId(ctx, state, rel);
     let resultHash: string | null;
+    let already = false;
     try {
       const result =
         keep === 'merge' ? await resolveByMerge(ctx, state, rel, conflictId) : await ctx.api.resolve(conflictId, RESOLUTION[keep], state.connectorId);
@@ -157,19 +158,23 @@ export async function resolveConflict(dir: string, arg: string, keep: Keep) {
     } catch (err) {
       if (!(err instanceof ApiError && err.details.reason === 'already_resolved')) throw err;
       // settled elsewhere meanwhile: follow the service's current version
-      try {
-        resultHash = (await ctx.api.file(state.sourceId, rel)).contentHash;
-      } catch (e) {
-        if (!(e instanceof ApiError && e.status === 410)) throw e;
-        resultHash = null;
-      }
+      resultHash = await currentServiceHash(ctx, state, rel);
+      already = true;
       ctx.reporter.warn(`the conflict on ${rel} was already resolved on the service; the folder follows that resolution`);
-      await settleResolved(ctx, state, rel, resultHash, keep !== 'local');
-      return { rel, resultHash, already: true };
     }
     await settleResolved(ctx, state, rel, resultHash, keep !== 'local');
-    return { rel, resultHash, already: false };
+    return { rel, resultHash, already };
   });
+}
+
+/** The hash of the path's current version on the service; null when it was deleted there. */
+async function currentServiceHash(ctx: SyncContext, state: SyncState, rel: string): Promise<string | null> {
+  try {
+    return (await ctx.api.file(state.sourceId, rel)).contentHash;
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 410)) throw err;
+    return null;
+  }
 }
 
 const RESOLUTION = { local: 'keep_local', service: 'keep_service' } as const;
