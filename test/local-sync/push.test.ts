@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unsafePathReason } from '../../src/cli/sync/paths.js';
 import { workspaceWithRoles } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { push, remove, type SyncClient, setupSource, sha, syncClient, upsert } from './helpers.js';
@@ -19,10 +20,10 @@ const files = async (sourceId: string) => (await sync('sources/files', { sourceI
 const events = async (sourceId: string) => (await sync('sources/deltas', { sourceId, limit: 1000 })).body.events;
 
 describe('push-batch', () => {
-  it('applies upserts and deletes in order; results carry the normalised path and hashes', async () => {
+  it('applies upserts and deletes in order; results carry the path and hashes', async () => {
     const { sourceId, connectorId } = await setupSource(sync);
     const a = upsert('notes/a.md', '# A\n');
-    const results = await push(sync, sourceId, [a, upsert('b.txt', 'b'), remove('b.txt', sha('b')), upsert('./c//d.md', 'cd')], connectorId);
+    const results = await push(sync, sourceId, [a, upsert('b.txt', 'b'), remove('b.txt', sha('b')), upsert('c/d.md', 'cd')], connectorId);
     expect(results.map((r) => [r.operationId, r.relativePath, r.status])).toEqual([
       [a.operationId, 'notes/a.md', 'applied'],
       [expect.any(String), 'b.txt', 'applied'],
@@ -116,7 +117,7 @@ describe('push-batch', () => {
     expect(bad[0]).toMatchObject({ status: 'rejected', error: { field: 'content', reason: 'invalid_base64' } });
   });
 
-  it('normalises paths (NFC, slashes) and refuses unsafe ones with 422 per item', async () => {
+  it('normalises paths to NFC and refuses unsafe ones with 422 per item (empty and "." segments too, as the connector does)', async () => {
     const { sourceId } = await setupSource(sync);
     const decomposed = 'cafe\u0301.md';
     const [nfc] = await push(sync, sourceId, [upsert(decomposed, 'x')]);
@@ -129,7 +130,10 @@ describe('push-batch', () => {
       ['dir\\file.md', 'backslash'],
       ['tab\there', 'control_character'],
       ['dir/', 'directory'],
-      ['.', 'empty'],
+      ['.', 'dot_segment'],
+      ['./c.md', 'dot_segment'],
+      ['a/./b.md', 'dot_segment'],
+      ['c//d.md', 'empty_segment'],
       [`${'a'.repeat(1025)}`, 'too_long'],
       [`${'é'.repeat(513)}`, 'too_long'],
       ['.kb-sync/state.json', 'reserved'],
@@ -146,6 +150,8 @@ describe('push-batch', () => {
         error: { status: 422, field: 'relativePath', reason: cases[i][1] },
       });
     });
+    // The connector refuses the very same paths with the same reasons (one shared rule).
+    expect(cases.map(([p]) => unsafePathReason(p))).toEqual(cases.map(([, reason]) => reason));
     expect((await push(sync, sourceId, [upsert('a'.repeat(1024), 'ok')]))[0].status).toBe('applied');
     // NUL anywhere in a body string is refused for the whole request by the validator.
     const nul = await sync('sources/push-batch', { sourceId, items: [upsert('a\u0000b', 'x')] });

@@ -13,19 +13,22 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('paths from the service', () => {
   it('refuses every unsafe shape', () => {
+    // The reason codes are the service's (src/sync-rules/paths.ts): one rule on both sides.
     const bad: Array<[string, string]> = [
-      ['', 'empty path'],
-      ['../x', '".." segment'],
-      ['a/../../x', '".." segment'],
-      ['/etc/passwd', 'absolute path'],
-      ['C:/x', 'absolute path'],
-      ['a\\b', 'contains a backslash'],
-      ['a\0b', 'contains NUL'],
-      ['a//b', 'empty segment'],
-      ['a/./b', '"." segment'],
-      ['.kb-sync/state.json', 'inside .kb-sync/'],
-      ['x'.repeat(1025), 'longer than 1024 bytes'],
-      ['a\nb', 'contains a control character'],
+      ['', 'empty'],
+      ['../x', 'parent_segment'],
+      ['a/../../x', 'parent_segment'],
+      ['/etc/passwd', 'absolute'],
+      ['C:/x', 'absolute'],
+      ['a\\b', 'backslash'],
+      ['a\0b', 'control_character'],
+      ['a//b', 'empty_segment'],
+      ['a/./b', 'dot_segment'],
+      ['./a', 'dot_segment'],
+      ['a/', 'directory'],
+      ['.kb-sync/state.json', 'reserved'],
+      ['x'.repeat(1025), 'too_long'],
+      ['a\nb', 'control_character'],
     ];
     for (const [rel, reason] of bad) expect(unsafePathReason(rel), rel).toBe(reason);
     for (const [rel] of bad) expect(() => localPath(root, rel)).toThrow(/unsafe path/);
@@ -45,7 +48,7 @@ describe('paths from the service', () => {
     expect(isInternal('docs/a.md')).toBe(false);
   });
 
-  it('applies include and exclude globs like the service (picomatch, dot files included)', () => {
+  it('applies include and exclude globs with the service’s matcher (dot files included)', () => {
     const f = pathFilter(['docs/**', '*.md'], ['**/*.tmp', 'docs/private/**']);
     expect(f('docs/a.txt')).toBe(true);
     expect(f('docs/.hidden')).toBe(true);
@@ -93,21 +96,28 @@ describe('writing files', () => {
 });
 
 describe('content encoding', () => {
-  it('sends UTF-8 text as text and everything else as Base64 binary, byte for byte', () => {
-    const samples = [
-      Buffer.from('plain\nlines\r\n'),
-      Buffer.from('\uFEFFwith BOM ünïcode ✓'),
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe]),
-      Buffer.from('has\0nul'),
-      Buffer.from([0xc3, 0x28]),
-      Buffer.alloc(0),
+  it('sends a MIME type: text types as UTF-8 text, everything else as Base64, byte for byte', () => {
+    const samples: Array<[string, Buffer, string]> = [
+      ['notes/a.md', Buffer.from('plain\nlines\r\n'), 'text/markdown'],
+      ['b.txt', Buffer.from('\uFEFFwith BOM ünïcode ✓'), 'text/plain'],
+      ['img.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe]), 'image/png'],
+      ['c.txt', Buffer.from('has\0nul'), 'application/octet-stream'],
+      ['d.md', Buffer.from([0xc3, 0x28]), 'application/octet-stream'],
+      ['data.json', Buffer.from('{"a":1}'), 'application/json'],
+      ['Makefile', Buffer.from('all:\n'), 'text/plain'],
+      ['blob', Buffer.from([0xff, 0x00]), 'application/octet-stream'],
+      ['empty', Buffer.alloc(0), 'text/plain'],
     ];
-    const types = samples.map((b) => encodeContent(b).contentType);
-    expect(types).toEqual(['text', 'text', 'binary', 'binary', 'binary', 'text']);
-    for (const b of samples) {
-      const e = encodeContent(b);
+    expect(samples.map(([rel, b]) => encodeContent(rel, b).contentType)).toEqual(samples.map(([, , type]) => type));
+    for (const [rel, b] of samples) {
+      const e = encodeContent(rel, b);
       expect(sha256(decodeContent(e.content, e.contentType))).toBe(sha256(b));
+      expect(e.content).toBe(e.contentType.startsWith('text/') || e.contentType === 'application/json' ? b.toString('utf8') : b.toString('base64'));
     }
+    // Content from an older service still decodes by the words text/binary.
+    expect(decodeContent('aGk=', 'binary').toString()).toBe('hi');
+    expect(decodeContent('hi', 'text').toString()).toBe('hi');
+    expect(() => decodeContent('not base64!', 'image/png')).toThrow(/Base64/);
   });
 });
 

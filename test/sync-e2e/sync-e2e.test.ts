@@ -126,10 +126,12 @@ describe('two connectors on one source', slow, () => {
     sourceId = source.sourceId;
     const png = await service('/sources/file', { sourceId, relativePath: 'img/logo.png' });
     expect(png.status).toBe(200);
-    expect(png.body.contentType).toBe('binary');
+    expect(png.body.contentType).toBe('image/png'); // the connector sends MIME types
     expect(Buffer.from(png.body.content, 'base64').equals(BINARY)).toBe(true);
     const text = await service('/sources/file', { sourceId, relativePath: 'b.txt' });
-    expect(text.body).toMatchObject({ contentType: 'text', content: 'bee\r\nwindows line ends\r\n' });
+    expect(text.body).toMatchObject({ contentType: 'text/plain', content: 'bee\r\nwindows line ends\r\n' });
+    const md = await service('/sources/file', { sourceId, relativePath: 'notes/a.md' });
+    expect(md.body).toMatchObject({ contentType: 'text/markdown', content: '# A\n\nfirst line\n' });
   });
 
   it('a second run with nothing changed pushes nothing', async () => {

@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
 import { type Ctx, requireActor } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import type { SyncMode } from '../../db/tables/local-sync.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { resolveWorkspaceId } from '../workspaces/workspace-context.js';
 import { type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
+import { localSyncRepo } from './local-sync.repo.js';
 
 export interface SyncAccess {
   workspaceId: string;
@@ -24,31 +24,34 @@ export async function requireSyncRole(ctx: Ctx, body: { workspaceId?: string | n
   return { workspaceId, userId: actor.userId, role };
 }
 
-export type SourceRow = Awaited<ReturnType<typeof findSource>>;
+export type SourceRow = Awaited<ReturnType<typeof requireSource>>;
 
-/** A source of the workspace; with `lock`, its row is locked for the transaction (every write of a source takes it). */
-export async function findSource(db: Db, workspaceId: string, sourceId: string, lock = false) {
-  let q = db
-    .selectFrom('syncSources')
-    .select(['id', 'workspaceId', 'name', 'mode', 'connectorId', 'includePatterns', 'excludePatterns', 'pausedAt'])
-    .where('id', '=', sourceId)
-    .where('workspaceId', '=', workspaceId);
-  if (lock) q = q.forUpdate();
-  const row = await q.executeTakeFirst();
+/** A source of the workspace (404 otherwise); with `lock`, its row is locked for the transaction. */
+export async function requireSource(db: Db, workspaceId: string, sourceId: string, lock = false) {
+  const row = await localSyncRepo.findSource(db, workspaceId, sourceId, lock);
   if (!row) throw notFound('Source', sourceId);
   return row;
 }
 
-/** A connector of the workspace (404 otherwise): its id, to attribute writes. */
+export const connectorNotFound = (connectorId: string) =>
+  new AppError('NOT_FOUND', 'Connector not found', { resource: 'Connector', id: connectorId, field: 'connectorId' });
+
+/** A connector of the workspace (404 otherwise): a source may name any member's connector. */
 export async function requireConnector(db: Db, workspaceId: string, connectorId: string): Promise<string> {
-  const row = await db.selectFrom('syncConnectors').select('id').where('id', '=', connectorId).where('workspaceId', '=', workspaceId).executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND', 'Connector not found', { resource: 'Connector', id: connectorId, field: 'connectorId' });
+  const row = await localSyncRepo.findConnector(db, workspaceId, connectorId);
+  if (!row) throw connectorNotFound(connectorId);
   return row.id;
 }
 
-/** Marks a connector as seen now (register, heartbeat, a push naming it). */
-export async function touchConnector(db: Db, workspaceId: string, connectorId: string, now: Date) {
-  await db.updateTable('syncConnectors').set({ lastSeenAt: now }).where('id', '=', connectorId).where('workspaceId', '=', workspaceId).execute();
+/**
+ * The caller's own connector, for writes attributed to it (push-batch, resolve) and heartbeats: another user's
+ * connector is answered 404 like an unknown one, so a member can neither act as someone else's connector nor
+ * learn which ids exist.
+ */
+export async function requireOwnConnector(db: Db, access: SyncAccess, connectorId: string): Promise<string> {
+  const row = await localSyncRepo.findConnector(db, access.workspaceId, connectorId);
+  if (!row || row.userId !== access.userId) throw connectorNotFound(connectorId);
+  return row.id;
 }
 
 /** 403 when the source is paused: it accepts no writes and emits no events. */
@@ -68,7 +71,5 @@ export function assertModeAllows(source: { id: string; mode: SyncMode }, op: 'pu
     });
 }
 
+/** A connector is online while it was seen within this window. */
 export const ONLINE_WINDOW_MS = 5 * 60 * 1000;
-
-/** SQL: whether a connector's last_seen_at is within the online window. */
-export const onlineSql = (column: string) => sql<boolean>`(${sql.ref(column)} > now() - interval '5 minutes')`;

@@ -1,15 +1,15 @@
-import type { SyncContentType } from '../../db/tables/local-sync.js';
+import type { Selectable } from 'kysely';
+import type { SyncConnectorTable } from '../../db/tables/local-sync.js';
+import type { ConflictRow, FileRow, VersionRow } from './local-sync.files.repo.js';
 import { ONLINE_WINDOW_MS } from './local-sync.policy.js';
+import type { SourceListRow } from './local-sync.repo.js';
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 const isoOrNull = (d: Date | string | null) => (d == null ? null : iso(d));
 
 export const isOnline = (lastSeenAt: Date, now: Date) => now.getTime() - new Date(lastSeenAt).getTime() < ONLINE_WINDOW_MS;
 
-export function presentConnector(
-  r: { id: string; workspaceId: string; userId: string | null; name: string; platform: string; version: string; lastSeenAt: Date; createdAt: Date },
-  now: Date,
-) {
+export function presentConnector(r: Selectable<SyncConnectorTable>, now: Date) {
   return {
     connectorId: r.id,
     workspaceId: r.workspaceId,
@@ -21,27 +21,6 @@ export function presentConnector(
     online: isOnline(r.lastSeenAt, now),
     createdAt: iso(r.createdAt),
   };
-}
-
-export interface SourceListRow {
-  id: string;
-  workspaceId: string;
-  name: string;
-  mode: 'bidirectional' | 'push_only' | 'pull_only';
-  connectorId: string | null;
-  includePatterns: string[];
-  excludePatterns: string[];
-  pausedAt: Date | null;
-  createdBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  cName: string | null;
-  cPlatform: string | null;
-  cVersion: string | null;
-  cLastSeenAt: Date | null;
-  fileCount: number;
-  openConflicts: number;
-  lastSeq: number | null;
 }
 
 export function presentSource(r: SourceListRow, now: Date) {
@@ -75,21 +54,7 @@ export function presentSource(r: SourceListRow, now: Date) {
   };
 }
 
-export function presentFile(
-  f: {
-    sourceId: string;
-    relativePath: string;
-    contentHash: string | null;
-    contentType: SyncContentType;
-    size: number;
-    deleted: boolean;
-    version: number;
-    updatedAt: Date;
-    updatedBy: string | null;
-    updatedByConnector: string | null;
-  },
-  conflictId: string | null,
-) {
+export function presentFile(f: Omit<FileRow, 'conflictId'>, conflictId: string | null) {
   return {
     sourceId: f.sourceId,
     relativePath: f.relativePath,
@@ -105,19 +70,7 @@ export function presentFile(
 }
 export type FileRecord = ReturnType<typeof presentFile>;
 
-export function presentConflict(c: {
-  id: string;
-  sourceId: string;
-  relativePath: string;
-  localHash: string | null;
-  serviceHash: string | null;
-  baseHash: string | null;
-  localContentType: SyncContentType;
-  serviceContentType: SyncContentType;
-  origin: 'push' | 'update';
-  connectorId: string | null;
-  createdAt: Date;
-}) {
+export function presentConflict(c: ConflictRow) {
   return {
     conflictId: c.id,
     sourceId: c.sourceId,
@@ -130,6 +83,21 @@ export function presentConflict(c: {
     origin: c.origin,
     connectorId: c.connectorId,
     createdAt: iso(c.createdAt),
+  };
+}
+
+export function presentVersion(v: VersionRow) {
+  return {
+    versionId: String(v.id),
+    contentHash: v.contentHash,
+    contentType: v.contentType,
+    size: v.size,
+    deleted: v.deleted,
+    origin: v.origin,
+    userId: v.userId,
+    connectorId: v.connectorId,
+    conflictId: v.conflictId,
+    createdAt: iso(v.createdAt),
   };
 }
 

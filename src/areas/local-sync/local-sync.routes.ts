@@ -2,13 +2,11 @@ import type { ZodType, z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { ctxOf } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER } from '../../http/routes.js';
-import { listConflicts, previewConflict, resolveConflict } from './conflicts.js';
-import { heartbeat, registerConnector } from './connectors.js';
-import { deltas } from './deltas.js';
-import { getFile, history, listFiles, updateFile } from './files.js';
+import { listConflicts, previewConflict, resolveConflict } from './local-sync.conflicts.service.js';
+import { getFile, history, listFiles, updateFile } from './local-sync.files.service.js';
+import { pushBatch } from './local-sync.push.service.js';
 import * as S from './local-sync.schema.js';
-import { pushBatch } from './push.js';
-import { createSource, listSources, setPaused } from './sources.js';
+import { createSource, deltas, heartbeat, listSources, registerConnector, setPaused } from './local-sync.service.js';
 
 /**
  * Local sync: every operation is a POST under /api/local-sync (no version segment); bodies and answers are bare

@@ -1,11 +1,22 @@
 import { z } from 'zod';
 import { Id, Name } from '../../schema.js';
+import { MAX_CONTENT_TYPE_LENGTH, parseContentType } from '../../sync-rules/content.js';
+import { MAX_PATTERN_LENGTH } from '../../sync-rules/globs.js';
 
 /** Bodies of the local-sync endpoints (all POST) and their results (bare, no `{ data }` envelope). */
 
 export const MODES = ['bidirectional', 'push_only', 'pull_only'] as const;
 export const Mode = z.enum(MODES).describe('bidirectional; push_only (connector → service mirror); pull_only (service → connector mirror)');
-export const ContentType = z.enum(['text', 'binary']).describe('text: content is the text; binary: content is Base64');
+/** A file's MIME type or the words text/binary: the encoding of `content` follows from it (src/sync-rules/content.ts). */
+export const ContentType = z
+  .string()
+  .max(MAX_CONTENT_TYPE_LENGTH + 100)
+  .refine((v) => parseContentType(v) !== null, 'must be a MIME type (type/subtype), "text" or "binary"')
+  .describe(
+    'The file’s MIME type (text/markdown, image/png) or "text" / "binary". Text types (text/*, JSON, XML, "text") carry UTF-8 content; any other type carries Base64',
+  );
+/** A content type as answered: the stored form (MIME essence, lower case, or text/binary). */
+const StoredContentType = z.string().describe('MIME type, or "text" / "binary"');
 export const RESOLUTIONS = ['keep_local', 'keep_service', 'manual_merge'] as const;
 
 /** Any string field naming a path: its safety is checked after normalisation (422), so only a generous cap here. */
@@ -16,7 +27,7 @@ const HashField = z.string().max(200).describe('SHA-256 hex of the bytes');
 const Cursor = z.string().max(2000).describe('Opaque cursor from a previous answer');
 const PageLimit = z.number().int().min(1).max(1000).default(100);
 const WorkspaceField = { workspaceId: Id.optional().describe('The workspace (else the x-workspace-id header)') };
-const Patterns = z.array(z.string().max(500)).max(100).default([]);
+const Patterns = z.array(z.string().max(MAX_PATTERN_LENGTH)).max(100).default([]);
 
 export const RegisterBody = z.object({
   ...WorkspaceField,
@@ -116,7 +127,7 @@ export const FileRecord = z.object({
   sourceId: z.string(),
   relativePath: z.string(),
   contentHash: Hash,
-  contentType: ContentType,
+  contentType: StoredContentType,
   size: z.number(),
   deleted: z.boolean(),
   version: z.number(),
@@ -147,7 +158,7 @@ export const Event = z.object({
   sourceId: z.string(),
   relativePath: z.string().nullable(),
   contentHash: Hash,
-  contentType: ContentType.nullable(),
+  contentType: StoredContentType.nullable(),
   size: z.number().nullable(),
   conflictId: z.string().nullable(),
   localHash: Hash,
@@ -167,14 +178,14 @@ export const Conflict = z.object({
   localHash: Hash,
   serviceHash: Hash,
   baseHash: Hash,
-  localContentType: ContentType,
-  serviceContentType: ContentType,
+  localContentType: StoredContentType,
+  serviceContentType: StoredContentType,
   origin: z.enum(['push', 'update']),
   connectorId: z.string().nullable(),
   createdAt: z.string(),
 });
 export const ConflictList = z.object({ conflicts: z.array(Conflict) });
-const Side = z.object({ contentHash: Hash, contentType: ContentType, content: z.string().nullable(), lines: z.array(z.string()) }).nullable();
+const Side = z.object({ contentHash: Hash, contentType: StoredContentType, content: z.string().nullable(), lines: z.array(z.string()) }).nullable();
 export const Hunk = z.object({
   kind: z.enum(['local', 'service', 'both', 'clash']),
   baseStart: z.number(),
@@ -211,7 +222,7 @@ export const HistoryResult = z.object({
     z.object({
       versionId: z.string(),
       contentHash: Hash,
-      contentType: ContentType,
+      contentType: StoredContentType,
       size: z.number(),
       deleted: z.boolean(),
       origin: z.enum(['push', 'update', 'resolve']),

@@ -1,4 +1,4 @@
-import type { Hunk } from '../../areas/local-sync/merge.js';
+import type { Hunk } from '../../areas/local-sync/local-sync.merge.js';
 import type { HttpClient } from './client.js';
 
 /** The service's local-sync endpoints (docs/local-sync.md), typed for the connector. */
@@ -31,7 +31,7 @@ export interface PushItem {
   operationId: string;
   relativePath: string;
   content?: string;
-  contentType?: 'text' | 'binary';
+  contentType?: string;
   contentHash?: string;
   baseHash?: string | null;
   isDelete?: boolean;
@@ -54,7 +54,7 @@ export interface DeltaEvent {
   sourceId: string;
   relativePath: string | null;
   contentHash: string | null;
-  contentType: 'text' | 'binary' | null;
+  contentType: string | null;
   size: number | null;
   conflictId: string | null;
   localHash: string | null;
@@ -72,7 +72,7 @@ export interface FileRecord {
   sourceId: string;
   relativePath: string;
   contentHash: string | null;
-  contentType: 'text' | 'binary';
+  contentType: string;
   size: number;
   deleted: boolean;
   version: number;
@@ -110,7 +110,7 @@ export type Resolution = 'keep_local' | 'keep_service' | 'manual_merge';
 
 export interface PreviewSide {
   contentHash: string | null;
-  contentType: 'text' | 'binary';
+  contentType: string;
   content: string | null;
   lines: string[];
 }
@@ -136,7 +136,7 @@ export interface ConflictPreview {
 export interface VersionRecord {
   versionId: string;
   contentHash: string | null;
-  contentType: 'text' | 'binary';
+  contentType: string;
   size: number;
   deleted: boolean;
   origin: 'push' | 'update' | 'resolve';
@@ -167,8 +167,13 @@ export function syncApi(http: HttpClient) {
     file: (sourceId: string, relativePath: string, contentHash?: string) =>
       p<FileContent>('/sources/file', { sourceId, relativePath, ...(contentHash ? { contentHash } : {}) }),
     conflicts: (sourceId: string) => p<{ conflicts: ConflictRecord[] }>('/sources/conflicts', { sourceId }),
-    resolve: (conflictId: string, resolution: Resolution, connectorId: string, resolvedContent?: string) =>
-      p<ResolveResult>('/sources/conflicts/resolve', { conflictId, resolution, connectorId, ...(resolvedContent === undefined ? {} : { resolvedContent }) }),
+    resolve: (conflictId: string, resolution: Resolution, connectorId: string, merged?: { content: string; contentType: string }) =>
+      p<ResolveResult>('/sources/conflicts/resolve', {
+        conflictId,
+        resolution,
+        connectorId,
+        ...(merged === undefined ? {} : { resolvedContent: merged.content, contentType: merged.contentType }),
+      }),
     preview: (conflictId: string) => p<ConflictPreview>('/sources/conflicts/preview', { conflictId }),
     /** Versions of a path, newest first. */
     history: (sourceId: string, relativePath: string, limit: number, cursor?: string) =>

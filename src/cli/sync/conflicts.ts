@@ -189,5 +189,7 @@ async function resolveByMerge(ctx: SyncContext, state: SyncState, rel: string, c
         : `${preview.clashes} change${preview.clashes === 1 ? '' : 's'} clash`;
     throw new CliError(`${rel} cannot be merged automatically: ${why}. See them with \`kb sync diff ${ctx.root} ${rel}\`, then keep local or service`);
   }
-  return ctx.api.resolve(conflictId, 'manual_merge', state.connectorId, preview.merged);
+  // The merge is text: it keeps the local side's MIME type (both sides are text when it merges).
+  const contentType = preview.local?.contentType ?? 'text';
+  return ctx.api.resolve(conflictId, 'manual_merge', state.connectorId, { content: preview.merged, contentType });
 }

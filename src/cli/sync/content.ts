@@ -1,31 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { decodeContent as decode, encodeContent as encode } from '../../sync-rules/content.js';
+import { contentTypeOf } from '../../sync-rules/mime.js';
 import { localPath, staysInside } from './paths.js';
 import { sha256 } from './scanner.js';
 import { tmpDir } from './state.js';
 
-export type ContentType = 'text' | 'binary';
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
- * How a file travels: `text` (the UTF-8 text itself) when the bytes are valid UTF-8 without NUL, else `binary`
- * (Base64). The service hashes the same bytes either way.
+ * How a file travels: with its MIME type (from its name, or `text/plain` / `application/octet-stream` from its
+ * bytes), as UTF-8 text for text types and Base64 otherwise; the rules are shared with the service
+ * (src/sync-rules/). The service hashes the same bytes either way.
  */
-export function encodeContent(bytes: Uint8Array): { content: string; contentType: ContentType } {
-  if (!bytes.includes(0)) {
-    try {
-      return { content: utf8.decode(bytes), contentType: 'text' };
-    } catch {
-      // not UTF-8: binary
-    }
-  }
-  return { content: Buffer.from(bytes).toString('base64'), contentType: 'binary' };
+export function encodeContent(rel: string, bytes: Uint8Array): { content: string; contentType: string } {
+  const contentType = contentTypeOf(rel, bytes);
+  return { content: encode(bytes, contentType), contentType };
 }
 
+/** The bytes of content the service sent (text or Base64 by its content type); throws on malformed Base64. */
 export function decodeContent(content: string, contentType: string): Buffer {
-  return contentType === 'binary' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf8');
+  const decoded = decode(content, contentType);
+  if (!decoded.ok) throw new Error(`the service sent ${contentType} content that is not valid Base64`);
+  return decoded.bytes;
 }
 
 /**

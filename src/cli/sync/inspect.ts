@@ -1,3 +1,4 @@
+import { isTextType } from '../../sync-rules/content.js';
 import type { ConflictPreview, MergeHunk, VersionRecord } from './api.js';
 import { pathArgument } from './conflicts.js';
 import { openFolder } from './session.js';
@@ -47,7 +48,7 @@ const ORIGIN: Record<VersionRecord['origin'], string> = { push: 'pushed', update
 
 export function formatHistory(h: { relativePath: string; versions: VersionRecord[]; hasMore: boolean }): string {
   const rows = h.versions.map((v) => {
-    const what = v.deleted ? 'deleted' : `${v.size} bytes${v.contentType === 'binary' ? ', binary' : ''}, ${v.contentHash?.slice(0, 12)}`;
+    const what = v.deleted ? 'deleted' : `${v.size} bytes${isTextType(v.contentType) ? '' : `, ${v.contentType}`}, ${v.contentHash?.slice(0, 12)}`;
     return `${v.createdAt}  ${ORIGIN[v.origin] ?? v.origin}  ${what}`;
   });
   return [

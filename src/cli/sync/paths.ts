@@ -1,32 +1,20 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { type PathReason, pathRefusal, STATE_DIR } from '../../sync-rules/paths.js';
 
-/** The connector's own folder inside a synced directory; never synced, never watched. */
-export const STATE_DIR = '.kb-sync';
-export const MAX_PATH_BYTES = 1024;
+export { MAX_PATH_BYTES, STATE_DIR } from '../../sync-rules/paths.js';
+
 const CONFLICT_MARK = '.service-conflict';
+export { pathFilter } from '../../sync-rules/globs.js';
 
 /**
  * Why a relative path (as the service and the connector exchange it: `/`-separated, relative to the synced folder)
- * is unsafe, or `null` when it is fine. A path from the service is checked before anything is written, so a bad or
- * hostile service cannot make the connector write outside its folder.
+ * is unsafe (a reason code of the shared path rules, the same the service answers), or `null` when it is fine. A
+ * path from the service is checked before anything is written, so a bad or hostile service cannot make the
+ * connector write outside its folder; a local name the service would refuse is skipped before it is sent.
  */
-export function unsafePathReason(rel: string): string | null {
-  if (typeof rel !== 'string' || rel.length === 0) return 'empty path';
-  if (Buffer.byteLength(rel, 'utf8') > MAX_PATH_BYTES) return `longer than ${MAX_PATH_BYTES} bytes`;
-  if (rel.includes('\0')) return 'contains NUL';
-  if (rel.includes('\\')) return 'contains a backslash';
-  if (rel.startsWith('/') || /^[a-zA-Z]:/.test(rel)) return 'absolute path';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(rel)) return 'contains a control character';
-  const parts = rel.split('/');
-  for (const part of parts) {
-    if (part === '') return 'empty segment';
-    if (part === '.' || part === '..') return `"${part}" segment`;
-  }
-  if (parts[0] === STATE_DIR) return `inside ${STATE_DIR}/`;
-  return null;
+export function unsafePathReason(rel: string): PathReason | null {
+  return pathRefusal(rel);
 }
 
 /** The local file for a service path, after checking the path; throws when it is unsafe. */
@@ -80,13 +68,6 @@ export function isConflictSideFile(rel: string): boolean {
   if (at <= 0) return false;
   const rest = base.slice(at + CONFLICT_MARK.length);
   return rest === '' || (rest.startsWith('.') && !rest.slice(1).includes('.'));
-}
-
-/** A predicate for the include and exclude globs (picomatch, `dot: true`): no include means everything. */
-export function pathFilter(include: string[], exclude: string[]): (rel: string) => boolean {
-  const inc = include.length ? picomatch(include, { dot: true }) : () => true;
-  const exc = exclude.length ? picomatch(exclude, { dot: true }) : () => false;
-  return (rel) => inc(rel) && !exc(rel);
 }
 
 /** True for a path the connector never syncs, whatever the globs say: its state folder and conflict side files. */

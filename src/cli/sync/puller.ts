@@ -48,6 +48,7 @@ export async function pullDeltas(ctx: SyncContext, state: SyncState, save: () =>
   return summary;
 }
 
+/** Applies one event to the folder: file events, resolutions seen elsewhere, source notices. */
 async function applyEvent(ctx: SyncContext, state: SyncState, event: DeltaEvent, summary: PullSummary): Promise<void> {
   const rel = event.relativePath;
   if (event.type === 'source.paused' || event.type === 'source.resumed') {
@@ -62,7 +63,6 @@ async function applyEvent(ctx: SyncContext, state: SyncState, event: DeltaEvent,
   }
   if (!filterOf(state)(rel)) return;
   const conflict = state.conflicts[rel];
-
   if (event.type === 'conflict.resolved') {
     if (conflict && conflict.conflictId === event.conflictId) {
       await settleResolved(ctx, state, rel, event.contentHash, false);
@@ -70,53 +70,49 @@ async function applyEvent(ctx: SyncContext, state: SyncState, event: DeltaEvent,
     }
     return;
   }
-  if (event.type !== 'file.upsert' && event.type !== 'file.delete') return; // conflict.opened elsewhere: nothing to do here
   if (conflict) return; // waits for the resolution
+  if (event.type === 'file.delete') await applyDelete(ctx, state, rel, summary);
+  else if (event.type === 'file.upsert') await applyUpsert(ctx, state, rel, event, summary);
+  // conflict.opened elsewhere: nothing to do here
+}
 
+/** Whether the local file differs from what was last synced (a new local file counts as changed). */
+async function localState(ctx: SyncContext, state: SyncState, rel: string) {
   const known = state.files[rel];
   const local = await currentHash(ctx.root, rel);
-  const localChanged = known ? local !== known.hash : local !== null;
+  return { known, local, changed: known ? local !== known.hash : local !== null };
+}
 
-  if (event.type === 'file.delete') {
-    if (local === null) {
-      delete state.files[rel];
-    } else if (!localChanged) {
-      await removeLocal(ctx.root, rel);
-      delete state.files[rel];
-      summary.deleted++;
-      ctx.reporter.info(`removed ${rel} (deleted on the service)`);
-    } else {
-      // edited here, deleted there: the edit wins and is pushed again as a new file
-      delete state.files[rel];
-      summary.kept++;
-      ctx.reporter.warn(`${rel} was deleted on the service but changed here: keeping it (it will be pushed again)`);
-    }
+async function applyDelete(ctx: SyncContext, state: SyncState, rel: string, summary: PullSummary): Promise<void> {
+  const { local, changed } = await localState(ctx, state, rel);
+  delete state.files[rel];
+  if (local === null) return;
+  if (!changed) {
+    await removeLocal(ctx.root, rel);
+    summary.deleted++;
+    ctx.reporter.info(`removed ${rel} (deleted on the service)`);
     return;
   }
+  // edited here, deleted there: the edit wins and is pushed again as a new file
+  summary.kept++;
+  ctx.reporter.warn(`${rel} was deleted on the service but changed here: keeping it (it will be pushed again)`);
+}
 
+async function applyUpsert(ctx: SyncContext, state: SyncState, rel: string, event: DeltaEvent, summary: PullSummary): Promise<void> {
   const hash = event.contentHash;
   if (!hash) return;
+  const { known, local, changed } = await localState(ctx, state, rel);
   if (local === hash) {
     if (!known || known.hash !== hash) state.files[rel] = { hash, size: event.size ?? 0, mtimeMs: -1, seenAt: 0 };
     return;
   }
-  if (localChanged) {
+  if (changed) {
     summary.kept++;
     if (state.mode === 'pull_only') ctx.reporter.warn(`${rel} changed here and on the service: keeping the local file (pull_only never pushes it)`);
     return; // the next push meets the service's version as a conflict
   }
-  let bytes: Buffer;
-  if (typeof event.content === 'string' && event.contentType) {
-    bytes = decodeContent(event.content, event.contentType);
-  } else {
-    try {
-      const file = await ctx.api.file(state.sourceId, rel, hash);
-      bytes = decodeContent(file.content, file.contentType);
-    } catch (err) {
-      if (err instanceof ApiError && (err.status === 404 || err.status === 410)) return;
-      throw err;
-    }
-  }
+  const bytes = await eventBytes(ctx, state, rel, event, hash);
+  if (!bytes) return;
   if (sha256(bytes) !== hash) {
     ctx.reporter.warn(`the service sent ${rel} with bytes that do not match its hash: not written`);
     return;
@@ -127,5 +123,19 @@ async function applyEvent(ctx: SyncContext, state: SyncState, event: DeltaEvent,
     summary.written++;
   } catch (err) {
     ctx.reporter.warn(`could not write ${rel}: ${(err as Error).message}`);
+  }
+}
+
+/** The bytes of an upsert: carried by the event, else fetched by hash (null when the service no longer has them). */
+async function eventBytes(ctx: SyncContext, state: SyncState, rel: string, event: DeltaEvent, hash: string): Promise<Buffer | null> {
+  try {
+    if (typeof event.content === 'string' && event.contentType) return decodeContent(event.content, event.contentType);
+    const file = await ctx.api.file(state.sourceId, rel, hash);
+    return decodeContent(file.content, file.contentType);
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 410)) return null;
+    if (err instanceof ApiError) throw err;
+    ctx.reporter.warn(`could not read ${rel} from the service: ${(err as Error).message}`);
+    return null;
   }
 }

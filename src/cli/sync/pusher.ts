@@ -89,83 +89,104 @@ function operationFor(state: SyncState, rel: string, hash: string | null, isDele
   return operationId;
 }
 
+/** A change ready to send, with the size and mtime of the bytes it carries (recorded when the service takes it). */
+interface Outgoing {
+  item: PushItem;
+  size: number;
+  mtimeMs: number;
+}
+
+/** One push: collects items into batches (500 items, 8 MB) and sends each, recording the answers in the state. */
+class PushRun {
+  private batch: Outgoing[] = [];
+  private batchBytes = 0;
+  private done = 0;
+  readonly summary: PushSummary = { applied: 0, unchanged: 0, conflicts: 0, rejected: 0, bytes: 0 };
+
+  constructor(
+    private readonly ctx: SyncContext,
+    private readonly state: SyncState,
+    private readonly save: () => Promise<void>,
+    private readonly logEach: boolean,
+  ) {}
+
+  /** Adds one change, sending the batch first when it would grow past 8 MB, and after it when it is full. */
+  async add(change: LocalChange): Promise<void> {
+    const out = change.kind === 'delete' ? this.deletion(change) : await this.upsert(change);
+    if (!out) {
+      this.done++;
+      return; // vanished since the scan: the next look sees the delete
+    }
+    const bytes = out.item.content?.length ?? 0;
+    if (bytes && this.batchBytes + bytes > MAX_BATCH_BYTES) await this.flush();
+    this.batch.push(out);
+    this.batchBytes += bytes;
+    this.summary.bytes += out.size;
+    if (this.batch.length >= MAX_BATCH_ITEMS) await this.flush();
+  }
+
+  private deletion(change: LocalChange): Outgoing {
+    const operationId = operationFor(this.state, change.rel, null, true);
+    return { item: { operationId, relativePath: change.rel, isDelete: true, baseHash: change.baseHash }, size: 0, mtimeMs: 0 };
+  }
+
+  private async upsert(change: LocalChange): Promise<Outgoing | null> {
+    const local = await readLocal(localPath(this.ctx.root, change.rel)); // read again: the bytes sent and their hash belong together
+    if (!local) return null;
+    const { content, contentType } = encodeContent(change.rel, local.bytes);
+    const operationId = operationFor(this.state, change.rel, local.hash, false);
+    const item: PushItem = { operationId, relativePath: change.rel, content, contentType, contentHash: local.hash, baseHash: change.baseHash, isDelete: false };
+    return { item, size: local.size, mtimeMs: local.mtimeMs };
+  }
+
+  /** Sends the collected batch (its operationIds saved first) and records each answer. */
+  async flush(): Promise<void> {
+    if (this.batch.length === 0) return;
+    const sent = this.batch;
+    this.batch = [];
+    this.batchBytes = 0;
+    await this.save(); // the pending operationIds are on disk before the request goes out
+    const results = await this.send(sent.map((b) => b.item));
+    for (let i = 0; i < sent.length; i++) await applyResult(this.ctx, this.state, sent[i], results[i], this.summary, this.logEach);
+    this.done += sent.length;
+    this.ctx.reporter.update(this.done, this.summary.bytes);
+    this.state.lastPushAt = new Date().toISOString();
+    await this.save();
+  }
+
+  private async send(items: PushItem[]): Promise<PushResult[]> {
+    try {
+      return (await this.ctx.api.push(this.state.sourceId, this.state.connectorId, items)).results;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403 && err.details.reason === 'source_paused') throw new PausedError();
+      throw err;
+    }
+  }
+}
+
 /**
  * Pushes the local changes in batches of at most 500 items (and 8 MB), each batch answered item by item, and
  * records the outcome: applied/unchanged/duplicate → the new synced hash; conflict → the service's version is
  * written beside the file and the path waits; rejected → a warning, retried on a later scan.
  */
 export async function pushChanges(ctx: SyncContext, state: SyncState, save: () => Promise<void>, paths?: Iterable<string>): Promise<PushSummary> {
-  const summary: PushSummary = { applied: 0, unchanged: 0, conflicts: 0, rejected: 0, bytes: 0 };
-  if (state.mode === 'pull_only') return summary;
+  if (state.mode === 'pull_only') return { applied: 0, unchanged: 0, conflicts: 0, rejected: 0, bytes: 0 };
   const { changes, skipped } = await detectChanges(ctx.root, state, paths);
   for (const s of skipped) ctx.reporter.warn(`not synced: ${s.rel} (${s.reason})`);
-  if (changes.length === 0) return summary;
-
   const logEach = changes.length <= 50; // a line per file for small pushes; the progress bar for big ones
+  const run = new PushRun(ctx, state, save, logEach);
+  if (changes.length === 0) return run.summary;
   if (!logEach) ctx.reporter.start('pushing', changes.length);
-  let done = 0;
-  let batch: Array<{ item: PushItem; size: number; mtimeMs: number }> = [];
-  let batchBytes = 0;
-
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const sent = batch;
-    batch = [];
-    batchBytes = 0;
-    await save(); // the pending operationIds are on disk before the request goes out
-    let results: PushResult[];
-    try {
-      results = (
-        await ctx.api.push(
-          state.sourceId,
-          state.connectorId,
-          sent.map((b) => b.item),
-        )
-      ).results;
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 403 && err.details.reason === 'source_paused') {
-        throw new PausedError();
-      }
-      throw err;
-    }
-    for (let i = 0; i < sent.length; i++) await applyResult(ctx, state, sent[i], results[i], summary, logEach);
-    done += sent.length;
-    ctx.reporter.update(done, summary.bytes);
-    state.lastPushAt = new Date().toISOString();
-    await save();
-  };
-
   try {
     for (const change of changes) {
       if (ctx.signal?.aborted) break;
-      const full = localPath(ctx.root, change.rel);
-      if (change.kind === 'delete') {
-        const operationId = operationFor(state, change.rel, null, true);
-        batch.push({ item: { operationId, relativePath: change.rel, isDelete: true, baseHash: change.baseHash }, size: 0, mtimeMs: 0 });
-      } else {
-        const local = await readLocal(full); // read again: the bytes sent and their hash belong together
-        if (!local) {
-          done++;
-          continue; // vanished since the scan: the next look sees the delete
-        }
-        const { content, contentType } = encodeContent(local.bytes);
-        const operationId = operationFor(state, change.rel, local.hash, false);
-        if (batchBytes + content.length > MAX_BATCH_BYTES) await flush();
-        batch.push({
-          item: { operationId, relativePath: change.rel, content, contentType, contentHash: local.hash, baseHash: change.baseHash, isDelete: false },
-          size: local.size,
-          mtimeMs: local.mtimeMs,
-        });
-        batchBytes += content.length;
-        summary.bytes += local.size;
-      }
-      if (batch.length >= MAX_BATCH_ITEMS) await flush();
+      await run.add(change);
     }
-    await flush();
+    await run.flush();
   } finally {
     ctx.reporter.finish();
   }
-  return summary;
+  return run.summary;
 }
 
 /** The source is paused: pushes wait (reads go on). */
@@ -176,14 +197,7 @@ export class PausedError extends Error {
   }
 }
 
-async function applyResult(
-  ctx: SyncContext,
-  state: SyncState,
-  sent: { item: PushItem; size: number; mtimeMs: number },
-  result: PushResult | undefined,
-  summary: PushSummary,
-  logEach: boolean,
-) {
+async function applyResult(ctx: SyncContext, state: SyncState, sent: Outgoing, result: PushResult | undefined, summary: PushSummary, logEach: boolean) {
   const { item } = sent;
   const rel = item.relativePath;
   if (!result || result.operationId !== item.operationId) throw new Error(`the service answered push-batch out of order (${rel})`);

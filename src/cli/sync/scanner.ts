@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isInternal, MAX_PATH_BYTES, pathFilter, unsafePathReason } from './paths.js';
+import { isInternal, pathFilter, unsafePathReason } from './paths.js';
 import type { FileState } from './state.js';
 
 export function sha256(bytes: Uint8Array): string {
@@ -48,8 +48,8 @@ export async function scanFolder(root: string, include: string[], exclude: strin
       }
       if (!entry.isFile() || !wanted(rel)) continue;
       const reason = unsafePathReason(rel);
-      if (reason || Buffer.byteLength(rel) > MAX_PATH_BYTES) {
-        skipped.push({ rel, reason: reason ?? 'too long' });
+      if (reason) {
+        skipped.push({ rel, reason });
         continue;
       }
       try {

@@ -2,7 +2,8 @@ import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt, UpdatedAt } from '../types.js';
 
 export type SyncMode = 'bidirectional' | 'push_only' | 'pull_only';
-export type SyncContentType = 'text' | 'binary';
+/** A MIME type's essence (`text/markdown`, `image/png`) or the word `text` or `binary` (src/sync-rules/content.ts). */
+export type SyncContentType = string;
 export type SyncEventType = 'file.upsert' | 'file.delete' | 'conflict.opened' | 'conflict.resolved' | 'source.paused' | 'source.resumed';
 export type SyncOrigin = 'push' | 'update' | 'resolve';
 export type SyncResolution = 'keep_local' | 'keep_service' | 'manual_merge';
