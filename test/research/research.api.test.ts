@@ -31,7 +31,7 @@ describe('research: create, read, list, cancel', () => {
       workspaceId: ws,
       topic: 'How do we deploy?',
       status: 'pending',
-      sources: ['docs', 'web'],
+      sources: ['docs', 'web', 'repository'],
       outputMode: 'longform',
       timeBudget: 60,
       targetSpaceId: null,
@@ -47,7 +47,7 @@ describe('research: create, read, list, cancel', () => {
       completedAt: null,
     });
     expect(res.body.data).toBeUndefined(); // bare body
-    const view = await t.request({ url: researchUrl(ws, `/${res.body.id}`), token: viewer.token });
+    const view = await t.request({ url: researchUrl(ws, `/${res.body.id}`), token: editor.token });
     expect(view.status).toBe(200);
     expect(view.body).toMatchObject({ id: res.body.id, status: 'pending', progress: 0 });
     expect(new Date(view.body.createdAt).toISOString()).toBe(view.body.createdAt);
@@ -75,9 +75,11 @@ describe('research: create, read, list, cancel', () => {
     expect(mode.status).toBe(422);
     const long = await post(editor, { topic: 'x'.repeat(501) });
     expect(long.status).toBe(422);
+    // A source that cannot be used is no error: the report will say it was skipped.
     const noRepo = await post(editor, { topic: 'x', sources: ['repository'] });
-    expect(noRepo.status).toBe(400);
-    expect(noRepo.body.error).toMatchObject({ code: 'MISSING_REQUIRED', details: { field: 'repository' } });
+    expect(noRepo.status).toBe(201);
+    expect(noRepo.body).toMatchObject({ sources: ['repository'], repository: null });
+    await t.request({ method: 'POST', url: researchUrl(ws, `/${noRepo.body.id}/cancel`), token: editor.token });
     const http = await post(editor, { topic: 'x', repository: { url: 'http://example.com/r.git' } });
     expect(http.status).toBe(422);
     expect(http.body.error.details).toMatchObject({ field: 'repository.url', reason: 'unsupported_scheme' });
@@ -103,7 +105,7 @@ describe('research: create, read, list, cancel', () => {
     const maxFiles = await post(editor, { topic: 'x', repository: { url: 'https://example.com/r.git', maxFiles: 0 } });
     expect(maxFiles.status).toBe(422);
     // Nothing was created by any of these.
-    const list = await t.request({ url: researchUrl(ws), token: viewer.token, query: { status: 'pending' } });
+    const list = await t.request({ url: researchUrl(ws), token: editor.token, query: { status: 'pending' } });
     expect(list.body.total).toBe(0);
   });
 
@@ -146,18 +148,20 @@ describe('research: create, read, list, cancel', () => {
 
   it('has no report before completion (404 with the status) and cancels a pending job, idempotently', async () => {
     const job = await createJob(t, ws, editor, { topic: 'cancel me' });
-    const early = await t.request({ url: researchUrl(ws, `/${job.id}/report`), token: viewer.token });
+    const early = await t.request({ url: researchUrl(ws, `/${job.id}/report`), token: editor.token });
     expect(early.status).toBe(404);
     expect(early.body.error).toMatchObject({ code: 'NOT_FOUND', details: { status: 'pending', reason: 'not_ready' } });
     const cancel = await t.request({ method: 'POST', url: researchUrl(ws, `/${job.id}/cancel`), token: editor.token });
     expect(cancel.status).toBe(200);
-    expect(cancel.body).toEqual({ id: job.id, status: 'cancelled', partialResults: false });
+    // The interface's state table: any → cancelled answers partialResults true.
+    expect(cancel.body).toEqual({ id: job.id, status: 'cancelled', partialResults: true });
     const again = await t.request({ method: 'POST', url: researchUrl(ws, `/${job.id}/cancel`), token: admin.token });
-    expect(again.body).toEqual({ id: job.id, status: 'cancelled', partialResults: false });
-    const view = await t.request({ url: researchUrl(ws, `/${job.id}`), token: viewer.token });
+    expect(again.body).toEqual({ id: job.id, status: 'cancelled', partialResults: true });
+    const view = await t.request({ url: researchUrl(ws, `/${job.id}`), token: editor.token });
     expect(view.body).toMatchObject({ status: 'cancelled', estimatedTimeRemaining: 0 });
     expect(view.body.completedAt).not.toBeNull();
-    const report = await t.request({ url: researchUrl(ws, `/${job.id}/report`), token: viewer.token });
+    // Nothing had been gathered: there is no report.
+    const report = await t.request({ url: researchUrl(ws, `/${job.id}/report`), token: editor.token });
     expect(report.status).toBe(404);
     expect(report.body.error.details).toMatchObject({ status: 'cancelled' });
     // The queue job was cancelled with it, so no worker will ever run it.

@@ -14,7 +14,7 @@ let worker: Worker | null = null;
 let web: Awaited<ReturnType<typeof fakeServer>>;
 let slowMs = 3000;
 
-const report = (id: string, user = viewer) => t.request({ url: researchUrl(ws, `/${id}/report`), token: user.token });
+const report = (id: string, user = editor) => t.request({ url: researchUrl(ws, `/${id}/report`), token: user.token });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -100,11 +100,11 @@ async function withWorker<T>(config: Parameters<typeof researchWorker>[1], run: 
 }
 
 describe('research runs', () => {
-  it('researches the docs the creator can read, writes a cited report and saves it as a page in a Research space', async () => {
+  it('researches the docs the creator can read, writes a cited report and saves it as a page in their private Research space', async () => {
     await withWorker({}, async () => {
       const job = await createJob(t, ws, editor, { topic: 'deployment rollback' });
-      const done = await waitForJob(t, ws, viewer, job.id);
-      expect(done).toMatchObject({ status: 'completed', progress: 100, sourcesSearched: 2, estimatedTimeRemaining: 0, error: null });
+      const done = await waitForJob(t, ws, editor, job.id);
+      expect(done).toMatchObject({ status: 'completed', progress: 100, sourcesSearched: 3, estimatedTimeRemaining: 0, error: null });
       expect(done.documentsFound).toBeGreaterThanOrEqual(3);
       expect(done.timeElapsed).toBeGreaterThan(0);
       expect(done.timeElapsed).toBeLessThan(20);
@@ -143,28 +143,37 @@ describe('research runs', () => {
       expect(Math.max(...cited)).toBeLessThanOrEqual(r.sources.length);
       expect(r.coverage).toContainEqual(expect.objectContaining({ source: 'docs', status: 'searched' }));
       expect(r.coverage).toContainEqual(expect.objectContaining({ source: 'web', status: 'skipped' }));
-      expect(r.coverage).toContainEqual({ source: 'repository', status: 'skipped', detail: 'not requested' });
+      // Every source by default: one that cannot be used is skipped, and says why.
+      expect(r.coverage).toContainEqual({ source: 'repository', status: 'skipped', detail: 'no repository was given' });
 
-      const page = await t.request({ url: `/api/v1/pages/${r.pageId}`, token: viewer.token, query: { format: 'markdown' } });
+      const page = await t.request({ url: `/api/v1/pages/${r.pageId}`, token: editor.token, query: { format: 'markdown' } });
       expect(page.status).toBe(200);
       expect(page.body.data).toMatchObject({ title: 'Research: deployment rollback', createdBy: editor.id });
       expect(page.body.data.markdown).toContain('Sources');
-      const spaces = await t.request({ url: '/api/v1/spaces', token: viewer.token, query: { workspaceId: ws } });
-      const research = spaces.body.data.filter((s: { name: string }) => s.name === 'Research');
+      // Without targetSpaceId the report goes to the creator's own private space: other members see neither it nor the job.
+      const spaces = await t.request({ url: '/api/v1/spaces', token: editor.token, query: { workspaceId: ws } });
+      const research = spaces.body.data.filter((s: { name: string }) => s.name.startsWith('Research'));
       expect(research).toHaveLength(1);
+      expect(research[0]).toMatchObject({ name: `Research (${editor.name})`, visibility: 'private' });
       expect(page.body.data.spaceId).toBe(research[0].id);
+      expect((await t.request({ url: `/api/v1/pages/${r.pageId}`, token: viewer.token })).status).toBe(404);
+      expect((await report(job.id, viewer)).status).toBe(404);
+      expect((await t.request({ url: researchUrl(ws, `/${job.id}`), token: viewer.token })).status).toBe(404);
+      expect((await report(job.id, admin)).status).toBe(200);
 
-      // A second report goes to the same Research space; a brief one is shorter and has no theme sections.
+      // A second report goes to the same space; a brief one is shorter and has no theme sections.
       const brief = await createJob(t, ws, editor, { topic: 'deployment rollback', outputMode: 'brief', sources: ['docs'] });
-      await waitForJob(t, ws, viewer, brief.id);
+      await waitForJob(t, ws, editor, brief.id);
       const b = (await report(brief.id)).body;
       expect(b.content.length).toBeLessThan(r.content.length);
       expect(b.content).not.toContain('### ');
-      const briefPage = await t.request({ url: `/api/v1/pages/${b.pageId}`, token: viewer.token });
+      const briefPage = await t.request({ url: `/api/v1/pages/${b.pageId}`, token: editor.token });
       expect(briefPage.body.data.spaceId).toBe(research[0].id);
-      const list = await t.request({ url: researchUrl(ws), token: viewer.token, query: { status: 'completed' } });
+      const list = await t.request({ url: researchUrl(ws), token: editor.token, query: { status: 'completed' } });
       expect(list.body.jobs.map((j: { id: string }) => j.id)).toEqual([brief.id, job.id]);
       expect(list.body.jobs[0]).toMatchObject({ status: 'completed', progress: 100 });
+      const theirs = await t.request({ url: researchUrl(ws), token: viewer.token, query: { status: 'completed' } });
+      expect(theirs.body).toMatchObject({ jobs: [], total: 0 });
     });
   });
 
@@ -261,7 +270,13 @@ describe('research runs', () => {
       const after = await t.request({ url: researchUrl(ws, `/${job.id}`), token: editor.token });
       expect(after.body).toMatchObject({ status: 'cancelled', pageId: null, estimatedTimeRemaining: 0 });
       expect(after.body.progress).toBeLessThan(100);
-      expect((await report(job.id)).status).toBe(404);
+      expect(after.body.documentsFound).toBeGreaterThan(0);
+      // What had been gathered is kept: a partial report on the job, and no page.
+      const partial = await report(job.id);
+      expect(partial.status).toBe(200);
+      expect(partial.body).toMatchObject({ id: job.id, pageId: null, writer: 'extractive' });
+      expect(partial.body.sources.length).toBeGreaterThan(0);
+      expect(partial.body.content).toContain('The job was cancelled; this report was written from what had been gathered');
       const pages = await t.database.db.selectFrom('pages').select('id').where('title', '=', 'Research: deployment rollback cancelled').execute();
       expect(pages).toEqual([]);
     });

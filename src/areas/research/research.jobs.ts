@@ -1,8 +1,7 @@
 import type { AreaJobs } from '../../jobs/registry.js';
 import { createResearchHandler, RESEARCH_JOB_KIND } from './research.runner.js';
 
-/** Research's background work: one job kind that runs a research job, with the worker's service settings. */
-const handler = createResearchHandler;
+/** Research's background work: one job kind that runs a research job with the settings of the runtime running it. */
 export const researchJobs: AreaJobs = {
-  handlers: { [RESEARCH_JOB_KIND]: (job, jc) => handler(jc.env)(job, jc) },
+  handlers: { [RESEARCH_JOB_KIND]: createResearchHandler((jc) => jc.env) },
 };

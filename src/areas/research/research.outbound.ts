@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { Config } from '../../config.js';
 
 /**
  * Outbound requests a user can steer (repository clones, web pages found by a search) go only to public
@@ -26,15 +27,39 @@ export function isPublicAddress(address: string): boolean {
   return ipaddr.process(address).range() === 'unicast';
 }
 
+/**
+ * Which addresses outbound requests may reach: public ones always; every address with
+ * RESEARCH_ALLOW_PRIVATE_NETWORK; else only the private ranges listed in RESEARCH_ALLOWED_NETWORKS.
+ */
+export interface AddressRule {
+  allowPrivate: boolean;
+  networks: [ipaddr.IPv4 | ipaddr.IPv6, number][];
+}
+
+export function addressRuleOf(config: Pick<Config, 'RESEARCH_ALLOW_PRIVATE_NETWORK' | 'RESEARCH_ALLOWED_NETWORKS'>): AddressRule {
+  const networks = config.RESEARCH_ALLOWED_NETWORKS.split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .map((c) => ipaddr.parseCIDR(c));
+  return { allowPrivate: config.RESEARCH_ALLOW_PRIVATE_NETWORK, networks };
+}
+
+export function isPermitted(address: string, rule: AddressRule): boolean {
+  if (rule.allowPrivate || isPublicAddress(address)) return true;
+  if (!ipaddr.isValid(address)) return false;
+  const ip = ipaddr.process(address);
+  return rule.networks.some(([net, bits]) => net.kind() === ip.kind() && ip.match(net, bits));
+}
+
 function stripBrackets(host: string) {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
-/** Resolves `host` and checks every address; returns them. Throws BlockedAddressError for a non-public one. */
-export async function resolvePublic(rawHost: string, allowPrivate: boolean): Promise<string[]> {
+/** Resolves `host` and checks every address; returns them. Throws BlockedAddressError for a refused one. */
+export async function resolvePermitted(rawHost: string, rule: AddressRule): Promise<string[]> {
   const host = stripBrackets(rawHost);
   const addresses = isIP(host) ? [host] : (await lookupAll(host)).map((a) => a.address);
-  if (!allowPrivate) for (const a of addresses) if (!isPublicAddress(a)) throw new BlockedAddressError(host, a);
+  for (const a of addresses) if (!isPermitted(a, rule)) throw new BlockedAddressError(host, a);
   return addresses;
 }
 
@@ -42,13 +67,13 @@ function lookupAll(host: string): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => dnsLookup(host, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 }
 
-/** A `lookup` for http(s).request that refuses non-public addresses at connect time. */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
+/** A `lookup` for http(s).request that refuses non-permitted addresses at connect time. */
+function guardedLookup(rule: AddressRule): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses as LookupAddress[];
-      const bad = allowPrivate ? undefined : list.find((a) => !isPublicAddress(a.address));
+      const bad = list.find((a) => !isPermitted(a.address, rule));
       if (bad) return callback(new BlockedAddressError(hostname, bad.address), '', 0);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       callback(null, list[0].address, list[0].family);
@@ -57,7 +82,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 }
 
 export interface FetchOptions {
-  allowPrivate: boolean;
+  addresses: AddressRule;
   timeoutMs: number;
   maxBytes: number;
   signal?: AbortSignal;
@@ -81,7 +106,7 @@ export async function guardedGet(url: string, opts: FetchOptions): Promise<Fetch
   let current = new URL(url);
   for (let hop = 0; ; hop++) {
     if (current.protocol !== 'http:' && current.protocol !== 'https:') throw new Error(`unsupported protocol ${current.protocol}`);
-    if (isIP(stripBrackets(current.hostname))) await resolvePublic(current.hostname, opts.allowPrivate);
+    if (isIP(stripBrackets(current.hostname))) await resolvePermitted(current.hostname, opts.addresses);
     const res = await getOnce(current, opts);
     if (res.redirect) {
       if (hop >= (opts.maxRedirects ?? 3)) throw new Error('too many redirects');
@@ -99,7 +124,7 @@ function getOnce(url: URL, opts: FetchOptions): Promise<{ redirect?: string; pag
       url,
       {
         method: 'GET',
-        lookup: guardedLookup(opts.allowPrivate),
+        lookup: guardedLookup(opts.addresses),
         headers: { 'user-agent': 'kb-research/1.0', accept: 'text/html,text/plain,application/xhtml+xml;q=0.9,*/*;q=0.1', ...opts.headers },
         signal: opts.signal,
         timeout: opts.timeoutMs,

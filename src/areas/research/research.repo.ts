@@ -1,11 +1,31 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import type { DB } from '../../db/types.js';
 import type { ResearchJobTable, ResearchReportData, ResearchRepositoryConfig, ResearchSource, ResearchStatus } from '../../db/tables/research.js';
-import { readableSpaceIds } from '../spaces/spaces.policy.js';
 
 export type ResearchRow = NonNullable<Awaited<ReturnType<typeof researchRepo.find>>>;
 
 const ACTIVE: ResearchStatus[] = ['pending', 'running'];
+
+/** A subquery of space ids (built by a policy and passed down: the repository holds no access rules of its own). */
+export type SpaceIds = SelectQueryBuilder<any, any, { id: string }>;
+
+/** Whose jobs a reader sees: all (admin), or those whose target space they can read, or their own without one. */
+export interface JobVisibility {
+  userId: string;
+  isAdmin: boolean;
+  readableSpaces: SpaceIds;
+}
+
+function visibleTo(v: JobVisibility) {
+  return (eb: ExpressionBuilder<DB, 'researchJobs'>) =>
+    v.isAdmin
+      ? sql<SqlBool>`true`
+      : eb.or([
+          eb.and([eb('researchJobs.targetSpaceId', 'is', null), eb('researchJobs.createdBy', '=', v.userId)]),
+          eb('researchJobs.targetSpaceId', 'in', v.readableSpaces),
+        ]);
+}
 
 export const researchRepo = {
   insert(
@@ -50,19 +70,28 @@ export const researchRepo = {
     return db.selectFrom('researchJobs').selectAll().where('workspaceId', '=', workspaceId).where('id', '=', id).executeTakeFirst();
   },
 
+  /** The job when the reader may see it (undefined otherwise: to them it does not exist). */
+  findVisible(db: Db, workspaceId: string, id: string, reader: JobVisibility) {
+    return db.selectFrom('researchJobs').selectAll().where('workspaceId', '=', workspaceId).where('id', '=', id).where(visibleTo(reader)).executeTakeFirst();
+  },
+
   /** The row under a lock, for a state change that must not race another (cancel against completion). */
   lock(db: Db, workspaceId: string, id: string) {
     return db.selectFrom('researchJobs').selectAll().where('workspaceId', '=', workspaceId).where('id', '=', id).forUpdate().executeTakeFirst();
   },
 
-  list(db: Db, workspaceId: string, status: ResearchStatus | undefined, limit: number, offset: number) {
-    let q = db.selectFrom('researchJobs').select(['id', 'topic', 'status', 'progress', 'createdAt', 'completedAt']).where('workspaceId', '=', workspaceId);
+  list(db: Db, workspaceId: string, reader: JobVisibility, status: ResearchStatus | undefined, limit: number, offset: number) {
+    let q = db
+      .selectFrom('researchJobs')
+      .select(['id', 'topic', 'status', 'progress', 'createdAt', 'completedAt'])
+      .where('workspaceId', '=', workspaceId)
+      .where(visibleTo(reader));
     if (status) q = q.where('status', '=', status);
     return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
   },
 
-  async count(db: Db, workspaceId: string, status: ResearchStatus | undefined): Promise<number> {
-    let q = db.selectFrom('researchJobs').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', workspaceId);
+  async count(db: Db, workspaceId: string, reader: JobVisibility, status: ResearchStatus | undefined): Promise<number> {
+    let q = db.selectFrom('researchJobs').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', workspaceId).where(visibleTo(reader));
     if (status) q = q.where('status', '=', status);
     return (await q.executeTakeFirstOrThrow()).n;
   },
@@ -149,6 +178,18 @@ export const researchRepo = {
     return Number(res.numUpdatedRows) > 0;
   },
 
+  /** What a cancelled run had gathered, kept as its report (once; a completed job's report is never replaced). */
+  keepPartial(db: Db, workspaceId: string, id: string, fields: { report: ResearchReportData; timeSpent: number }) {
+    return db
+      .updateTable('researchJobs')
+      .set({ report: JSON.stringify(fields.report), timeSpent: fields.timeSpent })
+      .where('workspaceId', '=', workspaceId)
+      .where('id', '=', id)
+      .where('status', '=', 'cancelled')
+      .where('report', 'is', null)
+      .execute();
+  },
+
   /** running → failed (for good) or back to pending (a retry will follow). */
   setFailed(db: Db, workspaceId: string, id: string, status: 'failed' | 'pending', error: string, now: Date) {
     return db
@@ -169,31 +210,63 @@ export const researchRepo = {
       .execute();
   },
 
-  /** Text of pages the user may read (live ones, not research reports), by id: the docs source reads passages from these. */
-  readablePageTexts(db: Db, workspaceId: string, userId: string, ids: string[]) {
+  /**
+   * The user's own research space: private, made by them, named `name` (case-insensitive), and granted to them
+   * directly. A space of that name made by someone else, or made public since, is not theirs to write reports in.
+   */
+  async findCreatorSpace(db: Db, workspaceId: string, userId: string, name: string): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('spaces as s')
+      .select('s.id')
+      .where('s.workspaceId', '=', workspaceId)
+      .where('s.createdBy', '=', userId)
+      .where('s.visibility', '=', 'private')
+      .where(sql`lower(s.name)`, '=', name.toLowerCase())
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('spaceMembers as m')
+            .select('m.id')
+            .where('m.workspaceId', '=', workspaceId)
+            .whereRef('m.spaceId', '=', 's.id')
+            .where('m.userId', '=', userId),
+        ),
+      )
+      .orderBy('s.createdAt')
+      .orderBy('s.id')
+      .executeTakeFirst();
+    return row?.id;
+  },
+
+  async userName(db: Db, userId: string): Promise<string> {
+    const row = await db.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirst();
+    return row?.name ?? '';
+  },
+
+  /** Text of live pages in `spaces` (not research reports), by id: the docs source reads passages from these. */
+  pageTexts(db: Db, workspaceId: string, spaces: SpaceIds, ids: string[]) {
     if (!ids.length) return Promise.resolve([]);
     return db
       .selectFrom('pages as p')
       .select(['p.id', 'p.title', 'p.textContent'])
       .where('p.workspaceId', '=', workspaceId)
-      .where('p.id', 'in', ids)
+      .where('p.id', '=', sql<string>`any(${ids})`)
       .where('p.deletedAt', 'is', null)
-      .where('p.spaceId', 'in', readableSpaceIds(db, workspaceId, userId))
+      .where('p.spaceId', 'in', spaces)
       .where(({ not, exists, selectFrom }) =>
         not(exists(selectFrom('researchJobs as r').select('r.id').where('r.workspaceId', '=', workspaceId).whereRef('r.pageId', '=', 'p.id'))),
       )
       .execute();
   },
 
-  /** Text of tasks the user may read (a task without a space belongs to the whole workspace). */
-  readableTaskTexts(db: Db, workspaceId: string, userId: string, ids: string[]) {
+  /** Text of tasks in `spaces`, or in no space (such a task belongs to the whole workspace). */
+  taskTexts(db: Db, workspaceId: string, spaces: SpaceIds, ids: string[]) {
     if (!ids.length) return Promise.resolve([]);
     return db
       .selectFrom('tasks as t')
       .select(['t.id', 't.title', 't.description'])
       .where('t.workspaceId', '=', workspaceId)
-      .where('t.id', 'in', ids)
-      .where((eb) => eb.or([eb('t.spaceId', 'is', null), eb('t.spaceId', 'in', readableSpaceIds(db, workspaceId, userId))]))
+      .where('t.id', '=', sql<string>`any(${ids})`)
+      .where((eb) => eb.or([eb('t.spaceId', 'is', null), eb('t.spaceId', 'in', spaces)]))
       .execute();
   },
 };

@@ -32,7 +32,9 @@ export const ResearchCreateBody = z.object({
     .min(1)
     .max(3)
     .optional()
-    .describe('Where to look: docs (pages and tasks), web, repository; default all (repository only when `repository` is given)'),
+    .describe(
+      'Where to look: docs (pages and tasks), web, repository; default all three. One that cannot be used (no `repository`, no web search service) is reported as skipped',
+    ),
   outputMode: z.enum(OUTPUT_MODES).default('longform').describe('`brief`: a summary and key findings; `longform` adds sections by theme'),
   timeBudget: z
     .number()
@@ -40,7 +42,9 @@ export const ResearchCreateBody = z.object({
     .max(BUDGET.maxMinutes, `must be at most ${BUDGET.maxMinutes} minutes`)
     .default(BUDGET.defaultMinutes)
     .describe(`Minutes: a ceiling, never a wait (default ${BUDGET.defaultMinutes}, minimum ${BUDGET.minMinutes})`),
-  targetSpaceId: Id.optional().describe('Space the report page is saved in (default: a space named "Research", made on first use)'),
+  targetSpaceId: Id.optional().describe(
+    'Space the report page is saved in; the job is visible to its readers and quotes only what they can all read (default: the creator’s private space "Research (<name>)", made on first use)',
+  ),
   repository: RepositoryConfig.optional(),
 });
 

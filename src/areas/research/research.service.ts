@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import { type Ctx, requireActor } from '../../context.js';
 import type { ResearchRepositoryConfig, ResearchSource } from '../../db/tables/research.js';
-import { AppError, missingRequired, notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { enqueue, requestCancel } from '../../jobs/queue.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { checkCreateLimits } from './research.limits.js';
+import { type JobReader, jobReader } from './research.policy.js';
 import { presentJob, presentListItem, presentReport } from './research.present.js';
 import { researchRepo } from './research.repo.js';
 import { RESEARCH_JOB_KIND } from './research.runner.js';
@@ -25,11 +26,9 @@ const MAX_ATTEMPTS = 3;
 export async function createResearch(ctx: Ctx, workspaceId: string, input: z.infer<typeof ResearchCreateBody>) {
   const actor = requireActor(ctx);
   await requireWorkspaceRole(ctx, workspaceId, 'editor');
-  let sources: ResearchSource[];
-  if (input.sources) {
-    sources = [...new Set(input.sources)];
-    if (sources.includes('repository') && !input.repository) throw missingRequired('repository', 'repository is required when sources include "repository"');
-  } else sources = input.repository ? ['docs', 'web', 'repository'] : ['docs', 'web'];
+  // Every source by default; one that cannot be used (no repository given, no search service) is reported as
+  // skipped in the report, not refused here.
+  const sources: ResearchSource[] = input.sources ? [...new Set(input.sources)] : ['docs', 'web', 'repository'];
   if (input.targetSpaceId) await requireSpaceRole(ctx, workspaceId, input.targetSpaceId, 'editor');
   let repository: ResearchRepositoryConfig | null = null;
   if (input.repository && sources.includes('repository')) {
@@ -56,25 +55,31 @@ export async function createResearch(ctx: Ctx, workspaceId: string, input: z.inf
       createdAt: now,
     });
   });
-  return presentJob(await rowOrThrow(ctx, workspaceId, id), ctx.now(), minuteMs(ctx));
+  const row = await researchRepo.find(ctx.db, workspaceId, id);
+  if (!row) throw notFound('Research job', id);
+  return presentJob(row, ctx.now(), minuteMs(ctx));
 }
 
-async function rowOrThrow(ctx: Ctx, workspaceId: string, id: string) {
-  const row = await researchRepo.find(ctx.db, workspaceId, id);
+/** The job when the reader may see it; 404 otherwise (a job in a space they cannot read does not exist for them). */
+async function visibleRow(ctx: Ctx, workspaceId: string, id: string, reader: JobReader) {
+  const row = await researchRepo.findVisible(ctx.db, workspaceId, id, reader);
   if (!row) throw notFound('Research job', id);
   return row;
 }
 
 export async function getResearch(ctx: Ctx, workspaceId: string, id: string) {
-  await requireWorkspaceRole(ctx, workspaceId, 'viewer');
-  return presentJob(await rowOrThrow(ctx, workspaceId, id), ctx.now(), minuteMs(ctx));
+  const reader = await jobReader(ctx, workspaceId, 'viewer');
+  return presentJob(await visibleRow(ctx, workspaceId, id, reader), ctx.now(), minuteMs(ctx));
 }
 
-/** The report exists only once the job is completed: before (or after a failure or cancel) it is 404 with the status. */
+/**
+ * The report of a completed job, or what a cancelled job had gathered (kept when it was cancelled). Otherwise
+ * (pending, running, failed, cancelled with nothing gathered) 404 with the status.
+ */
 export async function getReport(ctx: Ctx, workspaceId: string, id: string) {
-  await requireWorkspaceRole(ctx, workspaceId, 'viewer');
-  const row = await rowOrThrow(ctx, workspaceId, id);
-  if (row.status !== 'completed' || !row.report)
+  const reader = await jobReader(ctx, workspaceId, 'viewer');
+  const row = await visibleRow(ctx, workspaceId, id, reader);
+  if ((row.status !== 'completed' && row.status !== 'cancelled') || !row.report)
     throw new AppError('NOT_FOUND', `The report is available once the job is completed; it is ${row.status}`, {
       resource: 'Research report',
       id,
@@ -85,12 +90,13 @@ export async function getReport(ctx: Ctx, workspaceId: string, id: string) {
 }
 
 /**
- * Cancels the job whatever its state (the interface's state table: any → cancelled). A pending job never runs; a
- * running one stops at its next step and writes nothing more. `partialResults` tells whether anything had been
- * gathered. Cancelling again answers the same.
+ * Cancels the job whatever its state (the interface's state table: any → cancelled, with `partialResults: true`).
+ * A pending job never runs; a running one stops at its next step and keeps what it had gathered as a partial
+ * report; a completed one keeps its report and page. Cancelling again answers the same.
  */
 export async function cancelResearch(ctx: Ctx, workspaceId: string, id: string) {
-  await requireWorkspaceRole(ctx, workspaceId, 'editor');
+  const reader = await jobReader(ctx, workspaceId, 'editor');
+  await visibleRow(ctx, workspaceId, id, reader);
   return ctx.db.transaction().execute(async (trx) => {
     const row = await researchRepo.lock(trx, workspaceId, id);
     if (!row) throw notFound('Research job', id);
@@ -98,15 +104,16 @@ export async function cancelResearch(ctx: Ctx, workspaceId: string, id: string) 
       await researchRepo.setCancelled(trx, workspaceId, id, ctx.now());
       if (row.jobId) await requestCancel(trx, row.jobId);
     }
-    return { id, status: 'cancelled' as const, partialResults: row.documentsFound > 0 || row.report !== null };
+    return { id, status: 'cancelled' as const, partialResults: true };
   });
 }
 
+/** The jobs the caller may see (see research.policy.ts), newest first. */
 export async function listResearch(ctx: Ctx, workspaceId: string, query: z.infer<typeof ResearchListQuery>) {
-  await requireWorkspaceRole(ctx, workspaceId, 'viewer');
+  const reader = await jobReader(ctx, workspaceId, 'viewer');
   const [rows, total] = await Promise.all([
-    researchRepo.list(ctx.db, workspaceId, query.status, query.limit, query.offset),
-    researchRepo.count(ctx.db, workspaceId, query.status),
+    researchRepo.list(ctx.db, workspaceId, reader, query.status, query.limit, query.offset),
+    researchRepo.count(ctx.db, workspaceId, reader, query.status),
   ]);
   return { jobs: rows.map(presentListItem), total, limit: query.limit, offset: query.offset };
 }

@@ -11,7 +11,7 @@ export const researchTools = [
     title: 'Start a research job',
     category,
     description:
-      'Start an asynchronous research job on a `topic` (editor): it searches the workspace’s docs, the web and optionally a repository, then writes a report saved as a page in `spaceId` (or a "Research" space). Returns the job with `status: "pending"`; poll `research_status`, then read `research_report`. Limits: 5 running per workspace, 10 an hour.',
+      'Start an asynchronous research job on a `topic` (editor): it searches the workspace’s docs, the web and optionally a repository, then writes a report saved as a page in `spaceId` (or the creator’s private "Research (<name>)" space); the report quotes only what every reader of that space can read. Returns the job with `status: "pending"`; poll `research_status`, then read `research_report`. Limits: 5 running per workspace, 10 an hour.',
     input: WorkspaceIdParams.extend(ResearchCreateBody.shape).extend({
       spaceId: Id.optional().describe('Space the report page is saved in (same as `targetSpaceId`)'),
     }),
@@ -42,7 +42,8 @@ export const researchTools = [
     name: 'research_cancel',
     title: 'Cancel a research job',
     category,
-    description: 'Cancel a research job whatever its state (editor). Returns `{ id, status: "cancelled", partialResults }`.',
+    description:
+      'Cancel a research job whatever its state (editor). Returns `{ id, status: "cancelled", partialResults: true }`; what a running job had gathered is kept as its report.',
     input: ResearchParams,
     annotations: { ...DELETE, destructiveHint: false },
     handler: (ctx, a) => cancelResearch(ctx, a.workspaceId, a.jobId),

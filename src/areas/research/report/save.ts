@@ -1,41 +1,38 @@
-import { sql } from 'kysely';
-import type { Ctx } from '../../../context.js';
+import { type Ctx, requireActor } from '../../../context.js';
 import { newId } from '../../../ids.js';
 import { createPage } from '../../pages/pages.service.js';
 import { spacesRepo } from '../../spaces/spaces.repo.js';
 import { firstFreeSlug } from '../../spaces/spaces.service.js';
 import { researchRepo } from '../research.repo.js';
 
-export const RESEARCH_SPACE_NAME = 'Research';
+/** The name of a user's own research space: "Research (Ann)". */
+export const researchSpaceName = (userName: string) => `Research (${userName.replace(/\s+/g, ' ').trim().slice(0, 80) || 'me'})`;
 
 /**
- * The workspace's "Research" space (by name, case-insensitive), made public on first use. Made under the
- * workspace row lock, so two jobs finishing together make one.
+ * The creator's own research space, where a job without `targetSpaceId` saves its report: private, granted to
+ * the creator alone (workspace admins see every space), so a report quoting what its creator can read is read by
+ * no one who could not read the same. Made on first use under the workspace row lock, so two jobs make one.
  */
-export async function researchSpaceId(ctx: Ctx, workspaceId: string): Promise<string> {
+export async function creatorResearchSpaceId(ctx: Ctx, workspaceId: string): Promise<string> {
+  const userId = requireActor(ctx).userId;
   return ctx.db.transaction().execute(async (trx) => {
     await researchRepo.lockWorkspace(trx, workspaceId);
-    const existing = await trx
-      .selectFrom('spaces')
-      .select('id')
-      .where('workspaceId', '=', workspaceId)
-      .where(sql`lower(name)`, '=', RESEARCH_SPACE_NAME.toLowerCase())
-      .orderBy('createdAt')
-      .orderBy('id')
-      .executeTakeFirst();
-    if (existing) return existing.id;
+    const name = researchSpaceName(await researchRepo.userName(trx, userId));
+    const existing = await researchRepo.findCreatorSpace(trx, workspaceId, userId, name);
+    if (existing) return existing;
     const id = newId();
     const slug = firstFreeSlug('research', await spacesRepo.slugsLike(trx, workspaceId, 'research'));
     await spacesRepo.insert(trx, {
       id,
       workspaceId,
-      name: RESEARCH_SPACE_NAME,
+      name,
       slug,
-      description: 'Reports written by research jobs',
+      description: 'Reports written by my research jobs',
       icon: null,
-      visibility: 'public',
-      createdBy: ctx.actor!.userId,
+      visibility: 'private',
+      createdBy: userId,
     });
+    await spacesRepo.upsertGrants(trx, [{ id: newId(), spaceId: id, workspaceId, userId, groupId: null, role: 'admin', addedBy: userId }]);
     return id;
   });
 }
@@ -46,16 +43,17 @@ const titleOf = (topic: string) => {
 };
 
 /**
- * Saves the report as a page through the pages service, acting as the job's creator (`ctx`): in `targetSpaceId`,
- * else the Research space. Returns the page id, or why it could not be saved (the report is kept either way).
+ * Saves the report as a page through the pages service, acting as the job's creator (`ctx`), in `spaceId` (the
+ * job's target space, or the creator's own research space). Returns the page id, or why it could not be saved
+ * (the report is kept either way).
  */
 export async function saveReportPage(
   ctx: Ctx,
-  job: { workspaceId: string; topic: string; targetSpaceId: string | null },
+  job: { workspaceId: string; topic: string },
+  spaceId: string,
   markdown: string,
 ): Promise<{ pageId: string | null; note?: string }> {
   try {
-    const spaceId = job.targetSpaceId ?? (await researchSpaceId(ctx, job.workspaceId));
     const page = await createPage(ctx, { workspaceId: job.workspaceId, spaceId, title: titleOf(job.topic), markdown });
     return { pageId: page.id };
   } catch (err) {

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { lstat, mkdtemp, open, readdir, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +6,8 @@ import { minimatch } from 'minimatch';
 import type { Config } from '../../../config.js';
 import type { ResearchRepositoryConfig } from '../../../db/tables/research.js';
 import { validation } from '../../../errors.js';
-import { BlockedAddressError, resolvePublic } from '../research.outbound.js';
+import { addressRuleOf, BlockedAddressError, resolvePermitted } from '../research.outbound.js';
+import { type RepositoryTarget, shallowClone } from './clone.js';
 import { errorText, type FoundDocument, type GatherContext, type SourceOutcome, stopReason } from './source.js';
 
 /** Files larger than this are skipped as "huge" (generated code, data dumps). */
@@ -15,11 +15,6 @@ export const MAX_FILE_BYTES = 512 * 1024;
 /** Directory entries looked at in one repository, whatever its size. */
 const MAX_ENTRIES = 50_000;
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn']);
-
-/** Where a repository comes from, once its URL has passed the rules. */
-export type RepositoryTarget =
-  | { kind: 'remote'; scheme: 'https' | 'ssh'; url: string; host: string; port: number }
-  | { kind: 'local'; url: string; dir: string };
 
 const refuse = (reason: string, message: string) => validation('repository.url', reason, message);
 
@@ -79,63 +74,12 @@ export async function checkRepositoryUrl(raw: string, config: Config): Promise<R
   } else throw refuse('unsupported_scheme', 'Use an https://, ssh:// or git@host:path URL (or a local path under RESEARCH_REPO_ROOTS)');
 
   try {
-    await resolvePublic(target.host, config.RESEARCH_ALLOW_PRIVATE_NETWORK);
+    await resolvePermitted(target.host, addressRuleOf(config));
   } catch (err) {
     if (err instanceof BlockedAddressError) throw refuse('private_address', `The repository host ${err.host} is a loopback or private address`);
     // Unresolvable now: the clone will say so in the report.
   }
   return target;
-}
-
-function git(args: string[], opts: { cwd?: string; timeoutMs: number; signal: AbortSignal }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      args,
-      {
-        cwd: opts.cwd,
-        timeout: opts.timeoutMs,
-        signal: opts.signal,
-        maxBuffer: 4 * 1024 * 1024,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: tmpdir(),
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_LFS_SKIP_SMUDGE: '1',
-          GIT_SSH_COMMAND: 'ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o ConnectTimeout=15',
-        },
-      },
-      (err, stdout, stderr) => {
-        if (err)
-          reject(
-            new Error(
-              String(stderr || err.message)
-                .trim()
-                .split('\n')
-                .slice(-2)
-                .join(' ')
-                .slice(0, 300) || 'git failed',
-            ),
-          );
-        else resolve(stdout);
-      },
-    );
-  });
-}
-
-/** A shallow clone of one branch into `dest`: an argument array (never a shell), one protocol allowed, a timeout. */
-async function shallowClone(target: RepositoryTarget, branch: string, dest: string, config: Config, signal: AbortSignal) {
-  const args = ['-c', 'protocol.allow=never', '-c', 'core.symlinks=false', '-c', 'http.followRedirects=false', '-c', 'core.fsmonitor=false'];
-  if (target.kind === 'local') args.push('-c', 'protocol.file.allow=always');
-  else {
-    args.push('-c', `protocol.${target.scheme}.allow=always`);
-    // Check the host's addresses now and make the clone connect to the one checked.
-    const [address] = await resolvePublic(target.host, config.RESEARCH_ALLOW_PRIVATE_NETWORK);
-    if (target.scheme === 'https') args.push('-c', `http.curloptResolve=${target.host}:${target.port}:${address.includes(':') ? `[${address}]` : address}`);
-  }
-  args.push('clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', '--branch', branch, '--', target.url, dest);
-  await git(args, { timeoutMs: config.RESEARCH_GIT_TIMEOUT_MS, signal });
 }
 
 /** Does a relative path match the `paths` globs? A glob without a slash matches the file name at any depth. */
@@ -155,6 +99,62 @@ function looksBinary(head: Buffer): boolean {
   return bad > 8 && bad / text.length > 0.01;
 }
 
+/** The files of a checkout, sorted, relative with `/`; `.git`, `node_modules` and the like skipped; at most MAX_ENTRIES looked at. */
+async function listFiles(root: string): Promise<{ files: string[]; truncated: boolean }> {
+  const files: string[] = [];
+  let entries = 0;
+  const walk = async (dir: string) => {
+    const list = await readdir(dir, { withFileTypes: true });
+    list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of list) {
+      if (++entries > MAX_ENTRIES) return;
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name)) await walk(full);
+      } else if (e.isFile()) files.push(path.relative(root, full).split(path.sep).join('/'));
+    }
+  };
+  await walk(root);
+  return { files, truncated: entries > MAX_ENTRIES };
+}
+
+/** The text of one file of the checkout, or why it is skipped (not a plain file, too large, binary). */
+async function readTextFile(full: string): Promise<string | 'other' | 'large' | 'binary'> {
+  const info = await lstat(full);
+  if (!info.isFile()) return 'other';
+  if (info.size > MAX_FILE_BYTES) return 'large';
+  const handle = await open(full, 'r');
+  let data: Buffer;
+  try {
+    data = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+  return looksBinary(data.subarray(0, 8192)) ? 'binary' : data.toString('utf8');
+}
+
+/** Reads the matching files in order, up to `maxFiles` text files, counting what was skipped and why. */
+async function readFiles(root: string, matching: string[], repo: ResearchRepositoryConfig, g: GatherContext) {
+  const documents: FoundDocument[] = [];
+  const skipped = { binary: 0, large: 0, overLimit: 0 };
+  for (const rel of matching) {
+    if (g.signal.aborted) break;
+    if (documents.length >= repo.maxFiles) {
+      skipped.overLimit++;
+      continue;
+    }
+    const text = await readTextFile(path.join(root, rel));
+    if (text === 'other') continue;
+    if (text === 'large' || text === 'binary') {
+      skipped[text]++;
+      continue;
+    }
+    documents.push({ key: `file:${rel}`, kind: 'file', title: rel, url: `${repo.url}#${rel}`, text });
+    g.found(1);
+  }
+  return { documents, skipped };
+}
+
 /**
  * A shallow clone of the repository at `branch`, restricted to `paths`, reading at most `maxFiles` text files
  * (binaries, symbolic links and files over 512 KiB skipped). The clone lives in a temporary folder, removed after.
@@ -167,69 +167,28 @@ export async function gatherRepository(repo: ResearchRepositoryConfig, g: Gather
   } catch (err) {
     return fail(`refused ${repo.url}: ${errorText(err)}`);
   }
-  const dest = await mkdtemp(path.join(tmpdir(), 'kb-research-repo-'));
+  const work = await mkdtemp(path.join(tmpdir(), 'kb-research-repo-'));
   try {
+    let root: string;
     try {
-      await shallowClone(target, repo.branch, path.join(dest, 'repo'), g.config, g.signal);
+      root = await shallowClone(target, repo.branch, work, g.config, g.signal);
     } catch (err) {
       if (g.signal.aborted)
         return { documents: [], coverage: { source: 'repository', status: 'partial', detail: `clone interrupted: ${stopReason(g.signal)}` } };
       return fail(`could not clone ${repo.url} at ${repo.branch}: ${errorText(err)}`);
     }
-    const root = path.join(dest, 'repo');
-    const files: string[] = [];
-    let entries = 0;
-    const walk = async (dir: string) => {
-      const list = await readdir(dir, { withFileTypes: true });
-      list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      for (const e of list) {
-        if (++entries > MAX_ENTRIES) return;
-        const full = path.join(dir, e.name);
-        if (e.isDirectory()) {
-          if (!SKIP_DIRS.has(e.name)) await walk(full);
-        } else if (e.isFile()) files.push(path.relative(root, full).split(path.sep).join('/'));
-      }
-    };
-    await walk(root);
+    const { files, truncated } = await listFiles(root);
     const matching = files.filter((f) => matchesPaths(f, repo.paths));
-    const documents: FoundDocument[] = [];
-    const skipped = { binary: 0, large: 0, overLimit: 0 };
-    for (const rel of matching) {
-      if (g.signal.aborted) break;
-      if (documents.length >= repo.maxFiles) {
-        skipped.overLimit++;
-        continue;
-      }
-      const full = path.join(root, rel);
-      const info = await lstat(full);
-      if (!info.isFile()) continue;
-      if (info.size > MAX_FILE_BYTES) {
-        skipped.large++;
-        continue;
-      }
-      const handle = await open(full, 'r');
-      let data: Buffer;
-      try {
-        data = await handle.readFile();
-      } finally {
-        await handle.close();
-      }
-      if (looksBinary(data.subarray(0, 8192))) {
-        skipped.binary++;
-        continue;
-      }
-      documents.push({ key: `file:${rel}`, kind: 'file', title: rel, url: `${repo.url}#${rel}`, text: data.toString('utf8') });
-      g.found(1);
-    }
+    const { documents, skipped } = await readFiles(root, matching, repo, g);
     const parts = [`${repo.url} at ${repo.branch}: ${files.length} files, ${matching.length} matching${repo.paths.length ? ` ${repo.paths.join(', ')}` : ''}`];
     parts.push(`${documents.length} text files read`);
     if (skipped.binary) parts.push(`${skipped.binary} binary skipped`);
     if (skipped.large) parts.push(`${skipped.large} over ${MAX_FILE_BYTES / 1024} KiB skipped`);
     if (skipped.overLimit) parts.push(`${skipped.overLimit} past maxFiles (${repo.maxFiles}) not read`);
-    if (entries > MAX_ENTRIES) parts.push(`only the first ${MAX_ENTRIES} entries looked at`);
+    if (truncated) parts.push(`only the first ${MAX_ENTRIES} entries looked at`);
     if (g.signal.aborted) parts.push(stopReason(g.signal));
     return { documents, coverage: { source: 'repository', status: g.signal.aborted ? 'partial' : 'searched', detail: parts.join('; ') } };
   } finally {
-    await rm(dest, { recursive: true, force: true }).catch(() => {});
+    await rm(work, { recursive: true, force: true }).catch(() => {});
   }
 }

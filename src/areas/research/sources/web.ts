@@ -1,4 +1,4 @@
-import { BlockedAddressError, guardedGet } from '../research.outbound.js';
+import { type AddressRule, addressRuleOf, BlockedAddressError, guardedGet } from '../research.outbound.js';
 import { htmlToText } from './html.js';
 import { errorText, type FoundDocument, type GatherContext, type SourceOutcome, stopReason } from './source.js';
 
@@ -56,6 +56,29 @@ export function webProviderOf(config: GatherContext['config']): WebSearchProvide
   return config.WEB_SEARCH_URL ? new SearxngProvider(config.WEB_SEARCH_URL, config.RESEARCH_FETCH_TIMEOUT_MS, config.RESEARCH_FETCH_MAX_BYTES) : null;
 }
 
+type ReadResult = { document: FoundDocument; cut: boolean } | { skip: string };
+
+/** Fetches one result page under the address rules and the size and time caps; its text, or why it was skipped. */
+async function readResult(hit: WebHit, g: GatherContext, addresses: AddressRule): Promise<ReadResult> {
+  const page = await guardedGet(hit.url, {
+    addresses,
+    timeoutMs: g.config.RESEARCH_FETCH_TIMEOUT_MS,
+    maxBytes: g.config.RESEARCH_FETCH_MAX_BYTES,
+    signal: g.signal,
+  });
+  if (page.status >= 400) return { skip: `${hit.url} (HTTP ${page.status})` };
+  const type = page.contentType.toLowerCase();
+  let title = hit.title;
+  let text: string;
+  if (type.includes('html') || (!type && /^\s*</.test(page.body))) {
+    const parsed = htmlToText(page.body);
+    title = title || parsed.title;
+    text = parsed.text;
+  } else if (type.startsWith('text/') || type.includes('json') || type.includes('markdown')) text = page.body;
+  else return { skip: `${hit.url} (not text: ${type.split(';')[0]})` };
+  return { document: { key: `web:${hit.url}`, kind: 'web', title: title || hit.url, url: hit.url, text: text.slice(0, MAX_TEXT) }, cut: page.truncated };
+}
+
 /** Searches the web for the topic and reads the result pages (timeouts, size caps, public addresses only). */
 export async function gatherWeb(g: GatherContext, provider = webProviderOf(g.config)): Promise<SourceOutcome> {
   if (!provider) return { documents: [], coverage: { source: 'web', status: 'skipped', detail: 'no web search service is configured (WEB_SEARCH_URL)' } };
@@ -70,35 +93,21 @@ export async function gatherWeb(g: GatherContext, provider = webProviderOf(g.con
   const queue = hits.filter((h) => /^https?:\/\//i.test(h.url) && !seen.has(h.url) && seen.add(h.url)).slice(0, MAX_RESULTS);
   const documents: (FoundDocument | null)[] = new Array(queue.length).fill(null);
   const skipped: string[] = [];
+  const cut: string[] = [];
+  const addresses = addressRuleOf(g.config);
   let next = 0;
   const worker = async () => {
     while (next < queue.length && !g.signal.aborted) {
       const i = next++;
       const hit = queue[i];
       try {
-        const page = await guardedGet(hit.url, {
-          allowPrivate: g.config.RESEARCH_ALLOW_PRIVATE_NETWORK,
-          timeoutMs: g.config.RESEARCH_FETCH_TIMEOUT_MS,
-          maxBytes: g.config.RESEARCH_FETCH_MAX_BYTES,
-          signal: g.signal,
-        });
-        if (page.status >= 400) {
-          skipped.push(`${hit.url} (HTTP ${page.status})`);
+        const read = await readResult(hit, g, addresses);
+        if ('skip' in read) {
+          skipped.push(read.skip);
           continue;
         }
-        const type = page.contentType.toLowerCase();
-        let title = hit.title;
-        let text: string;
-        if (type.includes('html') || (!type && /^\s*</.test(page.body))) {
-          const parsed = htmlToText(page.body);
-          title = title || parsed.title;
-          text = parsed.text;
-        } else if (type.startsWith('text/') || type.includes('json') || type.includes('markdown')) text = page.body;
-        else {
-          skipped.push(`${hit.url} (not text: ${type.split(';')[0]})`);
-          continue;
-        }
-        documents[i] = { key: `web:${hit.url}`, kind: 'web', title: title || hit.url, url: hit.url, text: text.slice(0, MAX_TEXT) };
+        if (read.cut) cut.push(`${hit.url} (cut at ${g.config.RESEARCH_FETCH_MAX_BYTES} bytes)`);
+        documents[i] = read.document;
         g.found(1);
       } catch (err) {
         if (g.signal.aborted) break;
@@ -110,6 +119,7 @@ export async function gatherWeb(g: GatherContext, provider = webProviderOf(g.con
   const docs = documents.filter((d): d is FoundDocument => !!d);
   const parts = [`"${g.topic}" on ${provider.name}: ${hits.length} results, ${docs.length} pages read`];
   if (skipped.length) parts.push(`skipped ${skipped.length}: ${skipped.slice(0, 10).join('; ')}`);
+  if (cut.length) parts.push(`read in part: ${cut.slice(0, 10).join('; ')}`);
   if (g.signal.aborted) parts.push(stopReason(g.signal));
   return { documents: docs, coverage: { source: 'web', status: g.signal.aborted ? 'partial' : 'searched', detail: parts.join('; ') } };
 }
