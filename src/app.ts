@@ -26,6 +26,8 @@ import type { Database } from './db/index.js';
 import { frameworkErrors, registerErrorHandling, sendError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { AuthThrottle } from './http/auth-throttle.js';
+import { registerJsonBody } from './http/json-body.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { type HttpDeps, registerRequestGate, requestId } from './http/request-context.js';
 import { registerVersioned, typed } from './http/routes.js';
@@ -66,18 +68,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Response schemas document; presenters shape. Plain JSON keeps serialization off the hot path's bill.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  // An empty JSON body (common on DELETE and action POSTs) is no body, not an error.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    parseJson(req, body as string, done);
-  });
+  registerJsonBody(app);
 
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   await app.register(cors, {
     origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length ? config.corsOrigins : false,
     credentials: false,
+    // The plugin's default is GET, HEAD and POST: a browser app on another origin could not update or delete.
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition'],
     maxAge: 600,
   });
@@ -88,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     env,
     authenticator: new Authenticator(database.db, env.tokens),
     rateLimiter: new RateLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_S, deps.redis, deps.rateLimitKeyPrefix),
+    authThrottle: new AuthThrottle(config, deps.redis, deps.rateLimitKeyPrefix),
   };
   registerRequestGate(app, httpDeps);
   await registerOpenApi(app);

@@ -1,4 +1,6 @@
+import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
+import { AppError } from '../errors.js';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface RateDecision {
@@ -13,7 +15,8 @@ export interface RateDecision {
 
 /**
  * Fixed-window request counters: in Redis when configured (shared by every instance, with an in-memory
- * fallback while Redis is unreachable), else in process memory.
+ * fallback from the moment Redis is not ready, so a dead Redis neither stalls nor unlimits requests), else in
+ * process memory.
  */
 export class RateLimiter {
   private readonly limiter: RateLimiterAbstract;
@@ -25,7 +28,15 @@ export class RateLimiter {
   ) {
     const memory = new RateLimiterMemory({ points: max, duration: windowSeconds, keyPrefix });
     this.limiter = redis
-      ? new RateLimiterRedis({ storeClient: redis, points: max, duration: windowSeconds, keyPrefix, insuranceLimiter: memory, useRedisPackage: false })
+      ? new RateLimiterRedis({
+          storeClient: redis,
+          points: max,
+          duration: windowSeconds,
+          keyPrefix,
+          insuranceLimiter: memory,
+          rejectIfRedisNotReady: true,
+          useRedisPackage: false,
+        })
       : memory;
   }
 
@@ -48,4 +59,14 @@ export class RateLimiter {
       retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
     };
   }
+}
+
+/** Puts a decision in the X-RateLimit headers (unless a tighter one is already there) and refuses the request when it is spent. */
+export function enforce(reply: FastifyReply, d: RateDecision): void {
+  const shown = reply.getHeader('x-ratelimit-remaining');
+  if (shown === undefined || d.remaining < Number(shown) || !d.allowed)
+    reply.header('x-ratelimit-limit', d.limit).header('x-ratelimit-remaining', d.remaining).header('x-ratelimit-reset', d.resetAt);
+  if (d.allowed) return;
+  reply.header('retry-after', d.retryAfter);
+  throw new AppError('RATE_LIMITED', `Too many requests; retry in ${d.retryAfter} s`, { limit: d.limit, retryAfter: d.retryAfter });
 }

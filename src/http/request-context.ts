@@ -4,7 +4,8 @@ import type { Actor, Ctx, ServiceEnv } from '../context.js';
 import type { Database } from '../db/index.js';
 import { AppError, unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { AuthThrottle } from './auth-throttle.js';
+import { enforce, type RateLimiter } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,6 +24,8 @@ export interface HttpDeps {
   env: ServiceEnv;
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
+  /** Login and signup attempts per address and per email. */
+  authThrottle: AuthThrottle;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -42,7 +45,7 @@ function bearerOf(request: FastifyRequest): string | null | undefined {
 
 /**
  * One onRequest hook, in this order: who is calling (a bad credential is remembered, not thrown yet), the rate
- * limit for that caller (per key or user, else per address), then 401 for a protected route without a valid caller.
+ * limit for that caller (per user, whatever key or token they use, else per address), then 401 for a protected route without a valid caller.
  * So credential guessing is rate limited too, and every response carries the X-RateLimit headers.
  */
 export function registerRequestGate(app: FastifyInstance, deps: HttpDeps) {
@@ -62,14 +65,9 @@ export function registerRequestGate(app: FastifyInstance, deps: HttpDeps) {
     }
     const config = request.routeOptions.config;
     if (config?.rateLimit !== false) {
-      const actor = request.actor;
-      const key = actor ? (actor.apiKeyId ? `k:${actor.apiKeyId}` : `u:${actor.userId}`) : `ip:${request.ip}`;
-      const d = await deps.rateLimiter.hit(key);
-      reply.header('x-ratelimit-limit', d.limit).header('x-ratelimit-remaining', d.remaining).header('x-ratelimit-reset', d.resetAt);
-      if (!d.allowed) {
-        reply.header('retry-after', d.retryAfter);
-        throw new AppError('RATE_LIMITED', `Too many requests; retry in ${d.retryAfter} s`, { limit: d.limit, retryAfter: d.retryAfter });
-      }
+      // Per user, whichever key or token they call with: more keys never buy more requests.
+      const key = request.actor ? `u:${request.actor.userId}` : `ip:${request.ip}`;
+      enforce(reply, await deps.rateLimiter.hit(key));
     }
     if (request.is404 || config?.public) return;
     if (authError) throw authError;

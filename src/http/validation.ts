@@ -29,15 +29,32 @@ export function validationError(part: HttpPart, issues: z.core.$ZodIssue[], data
   return new AppError('INVALID_PARAMETER', `Invalid ${where} "${field}": ${reason}`, { field, reason, issues: all });
 }
 
-/** Path of the first string holding a NUL character (PostgreSQL cannot store one), or null. */
+/** A value met while walking a request part, with how it was reached (the path is rebuilt only for a hit). */
+interface Visit {
+  value: unknown;
+  key: PropertyKey;
+  parent: Visit | null;
+}
+
+function pathOf(visit: Visit): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let v: Visit | null = visit; v?.parent; v = v.parent) path.push(v.key);
+  return path.reverse();
+}
+
+/**
+ * Path of the first string holding a NUL character (PostgreSQL cannot store one), or null. Each value is visited
+ * once and carries only a link to its parent, so the walk is linear in the size of the body whatever its depth.
+ */
 function nulPath(data: unknown): PropertyKey[] | null {
-  const stack: [unknown, PropertyKey[]][] = [[data, []]];
+  const stack: Visit[] = [{ value: data, key: '', parent: null }];
   while (stack.length) {
-    const [v, at] = stack.pop() as [unknown, PropertyKey[]];
+    const visit = stack.pop() as Visit;
+    const v = visit.value;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return at;
+      if (v.includes('\u0000')) return pathOf(visit);
     } else if (v !== null && typeof v === 'object') {
-      for (const [k, child] of Object.entries(v)) stack.push([child, [...at, k]]);
+      for (const key of Object.keys(v)) stack.push({ value: (v as Record<string, unknown>)[key], key, parent: visit });
     }
   }
   return null;

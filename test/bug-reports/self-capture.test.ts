@@ -18,7 +18,7 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'kb-data-'));
-  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_MAX: '1000' });
   ({ database, drop } = await openTestDatabase());
   app = await buildApp({ config, database, logger: false });
   app.post('/api/test/boom', async () => {
@@ -104,9 +104,9 @@ describe('self-capture of 5xx answers', () => {
     expect((await serverReports()).map((r) => [r.id, r.occurrenceCount])).toEqual([[row.id, 21]]);
   });
 
-  it('takes the workspace from the path or header only when it exists; otherwise the report is service-level', async () => {
+  it('takes the workspace from the path or header only when it exists and the caller is a member; otherwise the report is service-level', async () => {
     const { workspace, admin } = await workspaceWithRoles(t);
-    const before = (await serverReports()).length;
+    const before = new Set((await serverReports()).map((r) => r.id));
     expect((await t.request({ url: `/api/test/workspaces/${workspace.id}/boom`, token: admin.token })).status).toBe(500);
     expect((await t.request({ url: '/api/test/workspaces/no-such-workspace/boom', token: admin.token })).status).toBe(500);
     // A 401 is not captured; a 503 (an outage) is, as critical.
@@ -115,13 +115,35 @@ describe('self-capture of 5xx answers', () => {
     expect(down.status).toBe(503);
     expect(down.body.error.code).toBe('SERVICE_UNAVAILABLE');
     await app.bugReports.recorder.idle();
-    const rows = (await serverReports()).slice(before);
-    expect(rows.map((r) => [r.workspaceId, r.errorCode, r.severity])).toEqual([
-      [workspace.id, '23505x', 'high'],
-      [null, '23505x', 'high'],
-      [workspace.id, 'ECONNREFUSED', 'critical'],
-    ]);
-    expect(rows[0].context).toMatchObject({ route: '/api/test/workspaces/:workspaceId/boom', method: 'GET' });
+    // Reports written in the same moment may share a timestamp: compare them in an order of our own.
+    const byCode = (rows: { workspaceId: string | null; errorCode: string | null; severity: string }[]) =>
+      rows.map((r) => [r.workspaceId, r.errorCode, r.severity]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    const rows = (await serverReports()).filter((r) => !before.has(r.id));
+    expect(byCode(rows)).toEqual(
+      byCode([
+        { workspaceId: workspace.id, errorCode: '23505x', severity: 'high' },
+        { workspaceId: null, errorCode: '23505x', severity: 'high' },
+        { workspaceId: workspace.id, errorCode: 'ECONNREFUSED', severity: 'critical' },
+      ]),
+    );
+    expect(rows.find((r) => r.workspaceId === workspace.id && r.errorCode === '23505x')?.context).toMatchObject({
+      route: '/api/test/workspaces/:workspaceId/boom',
+      method: 'GET',
+    });
+  });
+
+  it('never files a capture in a workspace the caller only named (path, query, body or header) without being a member', async () => {
+    const { workspace, outsider } = await workspaceWithRoles(t);
+    const reportsOf = async () => t.database.db.selectFrom('bugReports').select(['id', 'workspaceId']).where('workspaceId', '=', workspace.id).execute();
+    const writesBefore = app.bugReports.recorder.stats.writes;
+    expect((await t.request({ url: `/api/test/workspaces/${workspace.id}/boom`, token: outsider.token })).status).toBe(500);
+    expect((await t.request({ method: 'POST', url: `/api/test/boom?workspaceId=${workspace.id}`, token: outsider.token, body: {} })).status).toBe(500);
+    expect((await t.request({ method: 'POST', url: '/api/test/boom', token: outsider.token, body: { workspaceId: workspace.id } })).status).toBe(500);
+    const down = await t.request({ url: '/api/test/unavailable', token: outsider.token, headers: { 'x-workspace-id': workspace.id } });
+    expect(down.status).toBe(503);
+    await app.bugReports.recorder.idle();
+    expect(app.bugReports.recorder.stats.writes).toBeGreaterThan(writesBefore);
+    expect(await reportsOf()).toEqual([]);
   });
 
   it('does not record 4xx answers or successes', async () => {
@@ -140,6 +162,7 @@ describe('self-capture of 5xx answers', () => {
     // A message PostgreSQL cannot store (NUL) makes the write fail: the answer is unchanged and the app goes on.
     app.bugReports.recorder.add({
       workspaceCandidate: null,
+      callerId: null,
       spaceId: null,
       reporterId: null,
       source: 'auto:server',

@@ -160,7 +160,10 @@ describe('kb migrate, user create, key create', slow, () => {
       expect(login.statusCode).toBe(200);
       expect(login.json().data.user.id).toBe(userId);
 
-      const keys = await app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: { authorization: `Bearer ${apiKey}` } });
+      // Key management takes a session token; the key itself is refused there.
+      const byKey = await app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: { authorization: `Bearer ${apiKey}` } });
+      expect(byKey.statusCode).toBe(403);
+      const keys = await app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: { authorization: `Bearer ${login.json().data.token}` } });
       expect(keys.statusCode).toBe(200);
       expect(keys.json().data.map((k: { name: string }) => k.name)).toEqual(['deploy-bot']);
 

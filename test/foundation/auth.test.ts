@@ -196,11 +196,24 @@ describe('API keys', () => {
     expect((await t.request({ url: '/api/v1/users/me', token: key })).status).toBe(200);
   });
 
-  it('lets an API key manage keys too, and refuses a key without a name', async () => {
+  it('refuses key management to an API key (403): a leaked key cannot mint keys that outlive its revocation', async () => {
     const user = await createUser(t, 'Ida');
     const key = await createApiKey(t, user);
-    const res = await t.request({ method: 'POST', url: '/api/v1/api-keys', token: key, body: { name: 'from a key' } });
-    expect(res.status).toBe(201);
+    const created = await t.request({ method: 'POST', url: '/api/v1/api-keys', token: key, body: { name: 'from a key' } });
+    expect(created.status).toBe(403);
+    expect(created.body).toEqual({ error: { code: 'FORBIDDEN', message: expect.stringMatching(/session token/), details: { reason: 'session_required' } } });
+    const listed = await t.request({ url: '/api/api-keys', token: key });
+    expect(listed.status).toBe(403);
+    const keys = await t.request({ url: '/api/v1/api-keys', token: user.token });
+    expect(keys.body.data.map((k: { name: string }) => k.name)).toEqual(['key']);
+    const revoke = await t.request({ method: 'DELETE', url: `/api/v1/api-keys/${keys.body.data[0].id}`, token: key });
+    expect(revoke.status).toBe(403);
+    // The key still works for everything else.
+    expect((await t.request({ url: '/api/v1/users/me', token: key })).status).toBe(200);
+  });
+
+  it('refuses a key without a name', async () => {
+    const user = await createUser(t, 'Ida');
     const missing = await t.request({ method: 'POST', url: '/api/v1/api-keys', token: user.token, body: {} });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: 'MISSING_REQUIRED', details: { field: 'name' } });
@@ -208,6 +221,31 @@ describe('API keys', () => {
     expect(blank.status).toBe(422);
     const noAuth = await t.request({ method: 'POST', url: '/api/v1/api-keys', body: { name: 'anon' } });
     expect(noAuth.status).toBe(401);
+  });
+
+  it('caps the active keys of a user at MAX_API_KEYS_PER_USER (422 too_many_keys), even when created at once; revoking frees a place', async () => {
+    const capped = await createTestApp({ MAX_API_KEYS_PER_USER: 3 });
+    try {
+      const user = await createUser(capped, 'Cap');
+      const create = (name: string) => capped.request({ method: 'POST', url: '/api/v1/api-keys', token: user.token, body: { name } });
+      const all = await Promise.all(['a', 'b', 'c', 'd', 'e'].map(create));
+      expect(all.map((r) => r.status).sort()).toEqual([201, 201, 201, 422, 422]);
+      const refused = all.find((r) => r.status === 422)!;
+      expect(refused.body).toEqual({
+        error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/at most 3/), details: { field: 'name', reason: 'too_many_keys', limit: 3 } },
+      });
+      const keys = await capped.request({ url: '/api/v1/api-keys', token: user.token });
+      expect(keys.body.data).toHaveLength(3);
+      // Another user has their own allowance.
+      expect(
+        (await capped.request({ method: 'POST', url: '/api/v1/api-keys', token: (await createUser(capped, 'Other')).token, body: { name: 'x' } })).status,
+      ).toBe(201);
+      expect((await capped.request({ method: 'DELETE', url: `/api/v1/api-keys/${keys.body.data[0].id}`, token: user.token })).status).toBe(200);
+      expect((await create('after revoke')).status).toBe(201);
+      expect((await create('one too many')).status).toBe(422);
+    } finally {
+      await capped.close();
+    }
   });
 });
 

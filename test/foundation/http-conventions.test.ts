@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { createTestApp, type Response, type TestApp } from '../helpers/app.js';
 import { createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
 
@@ -142,20 +143,23 @@ describe('error mapping', () => {
     expectError(notAnObject, 422, 'VALIDATION_ERROR');
   });
 
-  it('refuses a 1 MB name with 422 and stores nothing', async () => {
+  it('refuses a 1 MB name with 413 (past the small body limit of record routes), a long one with 422, and stores nothing', async () => {
     const res = await t.request({
       method: 'POST',
       url: '/api/v1/workspaces',
       token: ann.token,
       body: { name: 'n'.repeat(1024 * 1024), hostname: 'huge-name' },
     });
-    expectError(res, 422, 'VALIDATION_ERROR');
-    expect(res.body.error.details.field).toBe('name');
-    expect(JSON.stringify(res.body).length).toBeLessThan(10_000);
+    expectError(res, 413, 'VALIDATION_ERROR');
+    expect(res.body.error.details).toMatchObject({ field: 'body', reason: 'too_large' });
+    const long = await t.request({ method: 'POST', url: '/api/v1/workspaces', token: ann.token, body: { name: 'n'.repeat(10_000), hostname: 'huge-name' } });
+    expectError(long, 422, 'VALIDATION_ERROR');
+    expect(long.body.error.details.field).toBe('name');
+    expect(JSON.stringify(long.body).length).toBeLessThan(10_000);
     const rows = await t.database.db.selectFrom('workspaces').select('id').where('hostname', '=', 'huge-name').execute();
     expect(rows).toEqual([]);
     const profile = await t.request({ method: 'PUT', url: `/api/v1/users/${ann.id}`, token: ann.token, body: { name: 'n'.repeat(1024 * 1024) } });
-    expectError(profile, 422, 'VALIDATION_ERROR');
+    expectError(profile, 413, 'VALIDATION_ERROR');
     expect((await t.request({ url: '/api/v1/users/me', token: ann.token })).body.data.name).toBe('Ann');
   });
 
@@ -281,6 +285,55 @@ describe('security headers and CORS', () => {
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
     });
     expect(badPreflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('reads CORS_ORIGINS as a comma-separated list, and answers an actual cross-origin request from an allowed origin only', async () => {
+    const config = loadConfig({ CORS_ORIGINS: ' https://a.example , https://b.example ,' });
+    expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+    const two = await createTestApp({ CORS_ORIGINS: 'https://a.example,https://b.example' });
+    try {
+      const user = await createUser(two, 'Cors');
+      for (const origin of ['https://a.example', 'https://b.example']) {
+        const res = await two.request({ url: '/api/v1/users/me', token: user.token, headers: { origin } });
+        expect(res.status).toBe(200);
+        expect(res.headers['access-control-allow-origin']).toBe(origin);
+        expect(res.headers.vary).toMatch(/Origin/i);
+        expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+      }
+      // A refused origin still gets its answer (CORS is the browser's check), only without the allow header.
+      const refused = await two.request({ url: '/api/v1/users/me', token: user.token, headers: { origin: 'https://a.example.evil' } });
+      expect(refused.status).toBe(200);
+      expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+      const preflight = await two.request({
+        method: 'OPTIONS',
+        url: '/api/v1/pages',
+        headers: { origin: 'https://b.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-origin']).toBe('https://b.example');
+      expect(String(preflight.headers['access-control-allow-methods'])).toContain('PUT');
+      expect(preflight.headers['access-control-max-age']).toBe('600');
+    } finally {
+      await two.close();
+    }
+  });
+
+  it('allows any origin with CORS_ORIGINS=*, without credentials', async () => {
+    const any = await createTestApp({ CORS_ORIGINS: '*' });
+    try {
+      const res = await any.request({ url: '/api/health', headers: { origin: 'https://anywhere.example' } });
+      expect(res.headers['access-control-allow-origin']).toBe('https://anywhere.example');
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+      const preflight = await any.request({
+        method: 'OPTIONS',
+        url: '/api/v1/workspaces',
+        headers: { origin: 'https://other.example', 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-origin']).toBe('https://other.example');
+    } finally {
+      await any.close();
+    }
   });
 
   it('sends no CORS headers when no origin is configured', async () => {

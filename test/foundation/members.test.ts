@@ -75,8 +75,9 @@ describe('members', () => {
     const { workspace, admin, editor, viewer } = await workspaceWithRoles(t);
     const counts = async () => {
       const one = (await t.request({ url: `/api/v1/workspaces/${workspace.id}`, token: admin.token })).body.data.memberCount;
-      const listed = (await t.request({ url: '/api/v1/workspaces', token: admin.token })).body.data.find((w: { id: string }) => w.id === workspace.id)
-        .memberCount;
+      const listed = (await t.request({ url: '/api/v1/workspaces', token: admin.token })).body.data.find(
+        (w: { id: string }) => w.id === workspace.id,
+      ).memberCount;
       return [one, listed];
     };
     expect(await counts()).toEqual([3, 3]);

@@ -61,16 +61,16 @@ describe('rate limiting', () => {
     expect429(await request({ url: '/api/workspaces', token: ann.token }));
   });
 
-  it('counts per user and per API key: another caller is unaffected', async () => {
+  it('counts per user, whichever of their keys or tokens they call with: more keys buy no more requests', async () => {
     const request = await limited();
     const [key1, key2] = [await createApiKey(t, ann, 'one'), await createApiKey(t, ann, 'two')];
-    for (let i = 0; i < MAX; i++) expect((await request({ url: '/api/v1/users/me', token: key1 })).status).toBe(200);
+    expectHeaders(await request({ url: '/api/v1/users/me', token: key1 }), MAX - 1);
+    expectHeaders(await request({ url: '/api/v1/users/me', token: key2 }), MAX - 2);
+    expectHeaders(await request({ url: '/api/v1/users/me', token: ann.token }), 0);
     expect429(await request({ url: '/api/v1/users/me', token: key1 }));
-    const other = await request({ url: '/api/v1/users/me', token: key2 });
-    expect(other.status).toBe(200);
-    expectHeaders(other, MAX - 1);
-    for (let i = 0; i < MAX; i++) expect((await request({ url: '/api/v1/users/me', token: ann.token })).status).toBe(200);
+    expect429(await request({ url: '/api/v1/users/me', token: key2 }));
     expect429(await request({ url: '/api/v1/users/me', token: ann.token }));
+    // Another user is unaffected.
     const bobs = await request({ url: '/api/v1/users/me', token: bob.token });
     expect(bobs.status).toBe(200);
     expectHeaders(bobs, MAX - 1);
@@ -119,22 +119,127 @@ describe('rate limiting', () => {
   });
 });
 
+describe('login and signup throttle', () => {
+  const login = (request: Awaited<ReturnType<typeof limited>>, email: string, remoteAddress: string, token?: string) =>
+    request({ method: 'POST', url: '/api/v1/auth/login', remoteAddress, token, body: { email, password: 'wrong-horse' } });
+
+  it('counts attempts per client address whatever credentials are sent, signup included', async () => {
+    const request = await limited({ AUTH_RATE_LIMIT_MAX: 3, AUTH_RATE_LIMIT_PER_EMAIL: 100, RATE_LIMIT_MAX: 1000 });
+    const a = '10.1.0.1';
+    expect((await login(request, 'one@example.com', a)).status).toBe(401);
+    // A valid session token does not move the count to the user's own budget.
+    expect((await login(request, 'two@example.com', a, ann.token)).status).toBe(401);
+    const signup = await request({
+      method: 'POST',
+      url: '/api/v1/auth/signup',
+      remoteAddress: a,
+      body: { email: `s-${randomUUID()}@example.com`, password: 'correct-horse', name: 'S' },
+    });
+    expect(signup.status).toBe(201);
+    expect(signup.headers['x-ratelimit-remaining']).toBe('0');
+    const refused = await login(request, ann.email, a);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 3 } });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused.headers['x-ratelimit-limit']).toBe('3');
+    // Malformed attempts count too, and the right password does not help once refused.
+    expect((await request({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: a, body: { email: ann.email, password: 'correct-horse' } })).status).toBe(
+      429,
+    );
+    expect((await request({ method: 'POST', url: '/api/v1/auth/signup', remoteAddress: a, body: {} })).status).toBe(429);
+    // Another address, and other routes from this one, are unaffected.
+    expect(
+      (await request({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '10.1.0.2', body: { email: ann.email, password: 'correct-horse' } })).status,
+    ).toBe(200);
+    expect((await request({ url: '/api/v1/users/me', remoteAddress: a, token: ann.token })).status).toBe(200);
+  });
+
+  it('counts attempts per target email from any address, however the email is spelled', async () => {
+    const request = await limited({ AUTH_RATE_LIMIT_MAX: 100, AUTH_RATE_LIMIT_PER_EMAIL: 2, RATE_LIMIT_MAX: 1000 });
+    const email = bob.email;
+    expect((await login(request, email, '10.2.0.1')).status).toBe(401);
+    expect((await login(request, `  ${email.toUpperCase()} `, '10.2.0.2')).status).toBe(401);
+    const refused = await request({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '10.2.0.3', body: { email, password: 'correct-horse' } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.details).toMatchObject({ limit: 2 });
+    expect(
+      (await request({ method: 'POST', url: '/api/v1/auth/signup', remoteAddress: '10.2.0.4', body: { email, password: 'x-horse-1', name: 'B' } })).status,
+    ).toBe(429);
+    // Other accounts can still sign in from those addresses.
+    expect(
+      (await request({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '10.2.0.3', body: { email: ann.email, password: 'correct-horse' } })).status,
+    ).toBe(200);
+  });
+});
+
+describe('client address behind a proxy (TRUST_PROXY)', () => {
+  const me = (request: Awaited<ReturnType<typeof limited>>, forwardedFor: string) =>
+    request({ url: '/api/v1/users/me', remoteAddress: '10.9.0.1', headers: { 'x-forwarded-for': forwardedFor } });
+
+  it('with TRUST_PROXY=true, counts unauthenticated requests per X-Forwarded-For client', async () => {
+    const request = await limited({ TRUST_PROXY: true });
+    for (let i = 0; i < MAX; i++) expect((await me(request, '203.0.113.7')).status).toBe(401);
+    expect429(await me(request, '203.0.113.7'));
+    expect429(await me(request, '203.0.113.7, 10.9.0.1'));
+    const other = await me(request, '203.0.113.8');
+    expect(other.status).toBe(401);
+    expectHeaders(other, MAX - 1);
+  });
+
+  it('with TRUST_PROXY=false (the default), ignores X-Forwarded-For: a forged header buys no new budget', async () => {
+    expect(t.config.TRUST_PROXY).toBe(false);
+    const request = await limited();
+    for (let i = 0; i < MAX; i++) expect((await me(request, `198.51.100.${i}`)).status).toBe(401);
+    expect429(await me(request, '198.51.100.200'));
+    const direct = await request({ url: '/api/v1/users/me', remoteAddress: '10.9.0.2', headers: { 'x-forwarded-for': '198.51.100.1' } });
+    expectHeaders(direct, MAX - 1);
+  });
+
+  it('with TRUST_PROXY=true, throttles login by the forwarded client address', async () => {
+    const request = await limited({ TRUST_PROXY: true, AUTH_RATE_LIMIT_MAX: 1, RATE_LIMIT_MAX: 1000 });
+    const attempt = (client: string) =>
+      request({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        remoteAddress: '10.9.0.3',
+        headers: { 'x-forwarded-for': client },
+        body: { email: 'x@example.com', password: 'p' },
+      });
+    expect((await attempt('203.0.113.20')).status).toBe(401);
+    expect((await attempt('203.0.113.20')).status).toBe(429);
+    expect((await attempt('203.0.113.21')).status).toBe(401);
+  });
+});
+
+/** Redis on 127.0.0.1:6379, or undefined; in CI (env `CI` set) its absence fails the tests instead of skipping them. */
+async function connectRedis(): Promise<Redis | undefined> {
+  const client = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 1000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    if ((await client.ping()) === 'PONG') return client;
+  } catch {
+    client.disconnect();
+  }
+  return undefined;
+}
+
+function requireRedis(redis: Redis | undefined, ctx: { skip: () => void }): redis is Redis {
+  if (redis) return true;
+  if (process.env.CI) throw new Error('Redis is not answering on 127.0.0.1:6379, and CI must run the Redis tests');
+  ctx.skip();
+  return false;
+}
+
 describe('rate limiting with Redis', () => {
   let redis: Redis | undefined;
   beforeAll(async () => {
-    const client = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 1000 });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      if ((await client.ping()) === 'PONG') redis = client;
-    } catch {
-      client.disconnect();
-    }
+    redis = await connectRedis();
   });
   afterAll(() => redis?.disconnect());
 
   it('shares counters between instances that use the same Redis', async (ctx) => {
-    if (!redis) return ctx.skip();
+    if (!requireRedis(redis, ctx)) return;
     const prefix = `kb-rl-test-${randomUUID()}`;
     const one = await limited({}, { redis, rateLimitKeyPrefix: prefix });
     const two = await limited({}, { redis, rateLimitKeyPrefix: prefix });
@@ -151,5 +256,43 @@ describe('rate limiting with Redis', () => {
     const three = await limited({}, { redis, rateLimitKeyPrefix: `${prefix}-other` });
     expect((await three({ url: '/api/v1/users/me', token: ann.token })).status).toBe(200);
     await redis.del(...(await redis.keys(`${prefix}*`)));
+  });
+
+  it('keeps serving and limiting, in memory, from the moment its Redis connection dies', async (ctx) => {
+    if (!requireRedis(redis, ctx)) return;
+    const dying = await connectRedis();
+    if (!dying) throw new Error('a second Redis connection failed');
+    const request = await limited({}, { redis: dying, rateLimitKeyPrefix: `kb-rl-test-${randomUUID()}` });
+    expectHeaders(await request({ url: '/api/v1/users/me', token: ann.token }), MAX - 1);
+    dying.disconnect();
+    const started = performance.now();
+    for (let i = 0; i < MAX; i++) {
+      const res = await request({ url: '/api/v1/users/me', token: ann.token });
+      expect(res.status).toBe(200);
+      expectHeaders(res, MAX - 1 - i);
+    }
+    expect429(await request({ url: '/api/v1/users/me', token: ann.token }));
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('starts and serves with a Redis that never answers (a dead port), whatever the client options', async () => {
+    for (const options of [{ enableOfflineQueue: false, maxRetriesPerRequest: 1 }, {}]) {
+      const dead = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, connectTimeout: 200, retryStrategy: () => 50, ...options });
+      dead.on('error', () => {});
+      try {
+        const request = await limited({}, { redis: dead, rateLimitKeyPrefix: `kb-rl-test-${randomUUID()}` });
+        const started = performance.now();
+        for (let i = 0; i < MAX; i++) expect((await request({ url: '/api/v1/users/me', token: bob.token })).status).toBe(200);
+        expect429(await request({ url: '/api/v1/users/me', token: bob.token }));
+        // Waiting on a Redis that never answers would take seconds per request (the client's retries); the memory fallback takes none.
+        expect(performance.now() - started).toBeLessThan(5000);
+        expect(
+          (await request({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '10.3.0.1', body: { email: bob.email, password: 'correct-horse' } }))
+            .status,
+        ).toBe(200);
+      } finally {
+        dead.disconnect();
+      }
+    }
   });
 });

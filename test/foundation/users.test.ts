@@ -126,6 +126,38 @@ describe('GET /v1/users/:userId', () => {
     expect(unknown.body.error.message).toBe(hidden.body.error.message.replace(outsider.id, 'no-such-user'));
   });
 
+  it('refuses to show a role in a workspace the caller is not a member of: 403, or 404 for no such workspace', async () => {
+    const { workspace, admin, editor } = await workspaceWithRoles(t);
+    const other = await workspaceWithRoles(t);
+    // The editor belongs to `workspace` only; `other.workspace` is foreign to them, though `other.admin` shares nothing with them.
+    await addMember(t, workspace.id, admin, other.admin, 'viewer');
+    const foreign = await t.request({ url: `/api/v1/users/${other.admin.id}`, token: editor.token, query: { workspaceId: other.workspace.id } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toEqual({
+      error: { code: 'FORBIDDEN', message: expect.any(String), details: expect.objectContaining({ workspaceId: other.workspace.id }) },
+    });
+    const viaHeader = await t.request({ url: `/api/v1/users/${other.admin.id}`, token: editor.token, headers: { 'x-workspace-id': other.workspace.id } });
+    expect(viaHeader.status).toBe(403);
+    const me = await t.request({ url: '/api/v1/users/me', token: editor.token, headers: { 'x-workspace-id': other.workspace.id } });
+    expect(me.status).toBe(403);
+    const none = await t.request({ url: `/api/v1/users/${other.admin.id}`, token: editor.token, query: { workspaceId: 'no-such-workspace' } });
+    expect(none.status).toBe(404);
+    // In a shared workspace the role shows as before.
+    const shared = await t.request({ url: `/api/v1/users/${other.admin.id}`, token: editor.token, query: { workspaceId: workspace.id } });
+    expect(shared.body.data).toMatchObject({ id: other.admin.id, role: 'viewer' });
+
+    // The MCP tools answer the same way.
+    const call = (name: string, args: object) =>
+      t.request({ method: 'POST', url: '/api/mcp-standard/call_tool', token: editor.token, body: { name, arguments: args } });
+    const tool = await call('user_get', { userId: other.admin.id, workspaceId: other.workspace.id });
+    expect(tool.status).toBe(403);
+    expect(JSON.stringify(tool.body)).not.toContain('"admin"');
+    expect((await call('user_me', { workspaceId: other.workspace.id })).status).toBe(403);
+    const own = await call('user_me', { workspaceId: workspace.id });
+    expect(own.status).toBe(200);
+    expect(own.body.structuredContent).toMatchObject({ id: editor.id, role: 'editor' });
+  });
+
   it('GET /users/me carries the role in the workspace named by x-workspace-id', async () => {
     const { workspace, viewer } = await workspaceWithRoles(t);
     const me = await t.request({ url: '/api/v1/users/me', token: viewer.token, headers: { 'x-workspace-id': workspace.id } });
@@ -155,6 +187,21 @@ describe('PUT /v1/users/:userId', () => {
     const badUrl = await t.request({ method: 'PUT', url, token: ann.token, body: { avatarUrl: 'not a url' } });
     expect(badUrl.status).toBe(422);
     expect(badUrl.body.error.details.field).toBe('avatarUrl');
+    for (const avatarUrl of [
+      'java\tscript:alert(1)',
+      'javascript:alert(1)',
+      ' javascript:alert(1)',
+      '\u0001javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      'https://img.example/a\nb.png',
+      'ftp://img.example/a.png',
+    ]) {
+      const unsafe = await t.request({ method: 'PUT', url, token: ann.token, body: { avatarUrl } });
+      expect(unsafe.status, avatarUrl).toBe(422);
+      expect(unsafe.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'avatarUrl' } });
+    }
+    const padded = await t.request({ method: 'PUT', url, token: ann.token, body: { avatarUrl: '  http://img.example/b.png\n' } });
+    expect(padded.body.data.avatarUrl).toBe('http://img.example/b.png');
     const badName = await t.request({ method: 'PUT', url, token: ann.token, body: { name: 42 } });
     expect(badName.status).toBe(422);
   });

@@ -120,6 +120,27 @@ describe('workspaces: every endpoint', () => {
     });
     expect(badLogo.status).toBe(422);
     expect(badLogo.body.error.details.field).toBe('logoUrl');
+    // Only http(s), with no whitespace or control character a browser would drop to make `javascript:` of it.
+    for (const logoUrl of [
+      'java\tscript:alert(1)',
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'data:image/svg+xml,<svg/>',
+      'https://cdn.example/a\u0000b.png',
+    ]) {
+      const unsafe = await t.request({ method: 'POST', url: '/api/v1/workspaces', token: ann.token, body: { name: 'x', hostname: 'unsafe-logo', logoUrl } });
+      expect(unsafe.status, logoUrl).toBe(422);
+      expect(unsafe.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'logoUrl' } });
+    }
+    const own = await t.request({ method: 'POST', url: '/api/v1/workspaces', token: ann.token, body: { name: 'x', hostname: 'safe-logo' } });
+    const update = await t.request({
+      method: 'PUT',
+      url: `/api/v1/workspaces/${own.body.data.id}`,
+      token: ann.token,
+      body: { logoUrl: 'java\tscript:alert(1)' },
+    });
+    expect(update.status).toBe(422);
+    expect((await t.request({ url: `/api/v1/workspaces/${own.body.data.id}`, token: ann.token })).body.data.logoUrl).toBeNull();
   });
 
   it('lists only the caller’s workspaces, each with their own role and the member count', async () => {

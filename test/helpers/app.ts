@@ -39,12 +39,13 @@ export interface Response {
 let fileCounter = 0;
 
 /** A copy of the migrated template database for this test file: PGlite in memory, or a new PostgreSQL database. */
-export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function openTestDatabase(options: { preparedStatements?: boolean } = {}): Promise<{ database: Database; drop: () => Promise<void> }> {
   const template = vitestInject('dbTemplate');
   const url = process.env.DATABASE_URL;
+  const { preparedStatements } = options;
   if (!url) {
     const blob = new Blob([readFileSync(template)]);
-    const database = await openDatabase({ loadDataDir: blob });
+    const database = await openDatabase({ loadDataDir: blob, preparedStatements });
     return { database, drop: async () => {} };
   }
   const name = `kb_t_${process.ppid}_${process.pid}_${++fileCounter}_${Date.now() % 1e6}`;
@@ -53,7 +54,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   await admin.query(`create database ${name} template ${template}`);
   const target = new URL(url);
   target.pathname = `/${name}`;
-  const database = await openDatabase({ url: target.toString(), poolSize: 5 });
+  const database = await openDatabase({ url: target.toString(), poolSize: 5, preparedStatements });
   return {
     database,
     drop: async () => {
@@ -123,8 +124,12 @@ export async function siblingApp(
 
 export async function createTestApp(overrides: Partial<Config> = {}, extra: TestAppExtra = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-data-'));
-  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent' }, overrides);
-  const { database, drop } = await openTestDatabase();
+  // Test files sign up many users from one address: the login/signup throttle is tested on its own (rate-limit.test.ts).
+  const config = loadConfig(
+    { DATA_DIR: dataDir, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_MAX: '100000', AUTH_RATE_LIMIT_PER_EMAIL: '100000' },
+    overrides,
+  );
+  const { database, drop } = await openTestDatabase({ preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
   const app = await buildApp({ config, database, redis: extra.redis, logger: extra.logger ?? false, rateLimitKeyPrefix: extra.rateLimitKeyPrefix });
   await app.ready();
   return {

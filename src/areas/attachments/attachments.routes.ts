@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { missingRequired } from '../../errors.js';
+import { AppError, missingRequired } from '../../errors.js';
 import { type HttpDeps, ctxOf } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER, typed } from '../../http/routes.js';
 import { validationError } from '../../http/validation.js';
@@ -28,6 +28,30 @@ const MultipartFields = z.object({ pageId: Id, workspaceId: Id, filename: Filena
  * blob store, never held whole in memory.
  */
 async function multipartUpload(req: FastifyRequest, deps: HttpDeps) {
+  if (!MULTIPART_BOUNDARY.test(String(req.headers['content-type'] ?? '')))
+    throw new AppError('INVALID_PARAMETER', 'A multipart/form-data body needs a boundary parameter (1 to 70 characters) in its Content-Type', {
+      field: 'content-type',
+      reason: 'missing_boundary',
+    });
+  try {
+    return await readUploadParts(req, deps);
+  } catch (err) {
+    throw malformedMultipart(err) ?? err;
+  }
+}
+
+/** `boundary=…` (quoted or not, 1–70 characters as RFC 2046 allows) among the Content-Type parameters. */
+const MULTIPART_BOUNDARY = /;\s*boundary=(?:"[^"]{1,70}"|[^\s";]{1,70})\s*(?:;|$)/i;
+
+/** The parser's own complaints about a broken body (cut short, no closing boundary) are the client's error, not ours. */
+function malformedMultipart(err: unknown): AppError | null {
+  if (err instanceof AppError || (err as { statusCode?: number }).statusCode) return null;
+  const message = err instanceof Error ? err.message : '';
+  if (!/^Multipart:|unexpected end of (multipart|form)|terminated early/i.test(message)) return null;
+  return new AppError('INVALID_PARAMETER', `Malformed multipart body: ${message}`, { field: 'body', reason: 'malformed_multipart' });
+}
+
+async function readUploadParts(req: FastifyRequest, deps: HttpDeps) {
   const fields: Record<string, string> = {};
   let result: Awaited<ReturnType<typeof uploadAttachmentStream>> | undefined;
   for await (const part of req.parts()) {

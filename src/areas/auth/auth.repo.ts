@@ -5,6 +5,18 @@ export const apiKeysRepo = {
     return db.insertInto('apiKeys').values(key).returning(['id', 'name', 'createdAt']).executeTakeFirstOrThrow();
   },
 
+  /** The user's unrevoked keys, counted with the user's row locked, so two concurrent creations cannot both pass the cap. */
+  async lockAndCountActive(db: Db, userId: string): Promise<number> {
+    await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+    const row = await db
+      .selectFrom('apiKeys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('userId', '=', userId)
+      .where('revokedAt', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
   listForUser(db: Db, userId: string) {
     return db
       .selectFrom('apiKeys')

@@ -1,23 +1,33 @@
 import { ErrorBody } from '../../schema.js';
 import { ctxOf } from '../../http/request-context.js';
-import { type AreaRoutes, BEARER } from '../../http/routes.js';
+import { type AreaRoutes, BEARER, recordRoutes } from '../../http/routes.js';
 import { UserResult } from '../users/users.schema.js';
 import { getMe } from '../users/users.service.js';
 import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyList, ApiKeyParams, LoginBody, LoginResult, SignupBody, SignupResult } from './auth.schema.js';
 import { createApiKey, listApiKeys, login, revokeApiKey, signup } from './auth.service.js';
 import { Deleted } from '../../schema.js';
 
-export const authRoutes: AreaRoutes = (app, deps) => {
+export const authRoutes: AreaRoutes = recordRoutes((app, deps) => {
   app.post(
     '/auth/signup',
-    { config: { public: true }, schema: { tags: ['auth'], summary: 'Create an account', body: SignupBody, response: { 201: SignupResult, 409: ErrorBody } } },
+    {
+      config: { public: true },
+      preValidation: deps.authThrottle.guard,
+      schema: { tags: ['auth'], summary: 'Create an account', body: SignupBody, response: { 201: SignupResult, 409: ErrorBody, 429: ErrorBody } },
+    },
     async (req, reply) => reply.status(201).send({ data: await signup(ctxOf(req, deps), req.body) }),
   );
   app.post(
     '/auth/login',
     {
       config: { public: true },
-      schema: { tags: ['auth'], summary: 'Exchange email and password for a JWT', body: LoginBody, response: { 200: LoginResult, 401: ErrorBody } },
+      preValidation: deps.authThrottle.guard,
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange email and password for a JWT',
+        body: LoginBody,
+        response: { 200: LoginResult, 401: ErrorBody, 429: ErrorBody },
+      },
     },
     async (req) => ({ data: await login(ctxOf(req, deps), req.body) }),
   );
@@ -30,6 +40,7 @@ export const authRoutes: AreaRoutes = (app, deps) => {
       schema: {
         tags: ['auth'],
         summary: 'Create an API key (the key is shown only in this response)',
+        description: 'Needs a session token (JWT from login or signup): an API key cannot create, list or revoke keys (403).',
         security: BEARER,
         body: ApiKeyCreateBody,
         response: { 201: ApiKeyCreated },
@@ -47,4 +58,4 @@ export const authRoutes: AreaRoutes = (app, deps) => {
     { schema: { tags: ['auth'], summary: 'Revoke an API key', security: BEARER, params: ApiKeyParams, response: { 200: Deleted } } },
     async (req) => ({ data: await revokeApiKey(ctxOf(req, deps), deps.authenticator, req.params.id) }),
   );
-};
+});

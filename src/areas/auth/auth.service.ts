@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { type Actor, type Ctx, requireActor } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import { isUniqueViolation } from '../../db/index.js';
-import { alreadyExists, notFound, unauthorized } from '../../errors.js';
+import { AppError, alreadyExists, forbidden, notFound, unauthorized } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { presentUser } from '../users/users.present.js';
 import { usersRepo } from '../users/users.repo.js';
@@ -41,20 +41,41 @@ export async function login(ctx: Ctx, input: z.infer<typeof LoginBody>) {
 }
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
-export async function createApiKey(ctx: Ctx, input: z.infer<typeof ApiKeyCreateBody>, ownerId = requireActor(ctx).userId) {
+/**
+ * Key management needs a session (a JWT): a leaked API key must not be able to mint keys that outlive its own
+ * revocation, nor list or revoke the others.
+ */
+function requireSession(ctx: Ctx): Actor {
+  const actor = requireActor(ctx);
+  if (actor.via !== 'jwt')
+    throw forbidden('API keys cannot manage API keys; sign in and use the session token (JWT) from /auth/login', { reason: 'session_required' });
+  return actor;
+}
+
+/** Creates a key for the caller (or, from the `kb key create` command, for `ownerId`), within the per-user cap. */
+export async function createApiKey(ctx: Ctx, input: z.infer<typeof ApiKeyCreateBody>, ownerId = requireSession(ctx).userId) {
   const key = newApiKey();
-  const row = await apiKeysRepo.insert(ctx.db, {
-    id: newId(),
-    userId: ownerId,
-    name: input.name,
-    keyHash: hashApiKey(key),
-    keyPrefix: key.slice(0, API_KEY_PREFIX.length + 6),
+  const max = ctx.env.config.MAX_API_KEYS_PER_USER;
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    if ((await apiKeysRepo.lockAndCountActive(trx, ownerId)) >= max)
+      throw new AppError('VALIDATION_ERROR', `A user may hold at most ${max} active API keys; revoke one first`, {
+        field: 'name',
+        reason: 'too_many_keys',
+        limit: max,
+      });
+    return apiKeysRepo.insert(trx, {
+      id: newId(),
+      userId: ownerId,
+      name: input.name,
+      keyHash: hashApiKey(key),
+      keyPrefix: key.slice(0, API_KEY_PREFIX.length + 6),
+    });
   });
   return { id: row.id, name: row.name, key, createdAt: row.createdAt.toISOString() };
 }
 
 export async function listApiKeys(ctx: Ctx) {
-  const actor = requireActor(ctx);
+  const actor = requireSession(ctx);
   const rows = await apiKeysRepo.listForUser(ctx.db, actor.userId);
   return rows.map((r) => ({
     id: r.id,
@@ -66,7 +87,7 @@ export async function listApiKeys(ctx: Ctx) {
 }
 
 export async function revokeApiKey(ctx: Ctx, authenticator: Authenticator, id: string) {
-  const actor = requireActor(ctx);
+  const actor = requireSession(ctx);
   const row = await apiKeysRepo.revoke(ctx.db, id, actor.userId, ctx.now());
   if (!row) throw notFound('API key', id);
   authenticator.forget(row.keyHash);

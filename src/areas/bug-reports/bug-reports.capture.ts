@@ -13,10 +13,11 @@ import { type AutoRecord, recordAutoReport } from './bug-reports.service.js';
  * Occurrences of one error are coalesced in memory while a write for it is in flight, so a flood of the same error
  * costs one write at a time (adding the occurrences gathered meanwhile), not one per request. What is recorded: the
  * request id, method, route pattern, status, error code, message and stack (credentials scrubbed), the user id and
- * the workspace named by the request when it exists. Never bodies, headers, query strings, tokens or keys.
+ * the workspace named by the request when the caller is a member of it (a report never lands in a workspace its
+ * caller merely named; otherwise it is service-level). Never bodies, headers, query strings, tokens or keys.
  */
 
-type Occurrence = Omit<AutoRecord, 'workspaceId'> & { workspaceCandidate: string | null };
+type Occurrence = Omit<AutoRecord, 'workspaceId'> & { workspaceCandidate: string | null; callerId: string | null };
 
 interface Pending {
   occurrence: Occurrence;
@@ -39,7 +40,7 @@ export class ServerErrorRecorder {
 
   add(o: Occurrence): void {
     this.stats.occurrences += 1;
-    const key = JSON.stringify([o.workspaceCandidate, o.source, o.errorMessage]);
+    const key = JSON.stringify([o.workspaceCandidate, o.callerId, o.source, o.errorMessage]);
     const entry = this.pending.get(key);
     if (entry) {
       entry.count += 1;
@@ -82,13 +83,14 @@ export class ServerErrorRecorder {
   }
 
   private async write(o: Occurrence, count: number) {
-    const { workspaceCandidate, ...rest } = o;
-    const workspaceId = workspaceCandidate && (await bugReportsRepo.workspaceExists(this.db, workspaceCandidate)) ? workspaceCandidate : null;
+    const { workspaceCandidate, callerId, ...rest } = o;
+    const member = workspaceCandidate && callerId && (await bugReportsRepo.isMember(this.db, workspaceCandidate, callerId));
+    const workspaceId = member ? workspaceCandidate : null;
     await recordAutoReport(this.db, { ...rest, workspaceId }, new Date(), count);
   }
 }
 
-/** The workspace a request names (path, query, body field or header), when it is a plausible id; existence is checked later. */
+/** The workspace a request names (path, query, body field or header), when it is a plausible id; membership is checked later. */
 function workspaceCandidate(request: FastifyRequest): string | null {
   const pick = (v: unknown) => (Id.safeParse(v).success ? (v as string) : null);
   const from = (o: unknown) => (o !== null && typeof o === 'object' ? pick((o as Record<string, unknown>).workspaceId) : null);
@@ -100,6 +102,7 @@ export function occurrenceOf(request: FastifyRequest, reply: FastifyReply, err: 
   const code = typeof err.code === 'string' && err.code ? err.code : statusCode === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR';
   return {
     workspaceCandidate: workspaceCandidate(request),
+    callerId: request.actor?.userId ?? null,
     spaceId: null,
     reporterId: null,
     source: 'auto:server',

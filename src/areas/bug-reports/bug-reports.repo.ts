@@ -108,8 +108,9 @@ export const bugReportsRepo = {
       .execute();
   },
 
-  workspaceExists(db: Db, id: string) {
-    return db.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst();
+  /** Whether the user is a member of the workspace (which then exists). */
+  isMember(db: Db, workspaceId: string, userId: string) {
+    return db.selectFrom('workspaceMembers').select('workspaceId').where('workspaceId', '=', workspaceId).where('userId', '=', userId).executeTakeFirst();
   },
 
   /** A page of summaries, newest first; one more row than `limit` tells whether a next page exists. */

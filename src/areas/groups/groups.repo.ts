@@ -71,6 +71,11 @@ export const groupsRepo = {
       .execute();
   },
 
+  /** Takes a user out of every group of the workspace (they are leaving it). */
+  removeFromAllGroups(db: Db, workspaceId: string, userId: string) {
+    return db.deleteFrom('groupMembers').where('workspaceId', '=', workspaceId).where('userId', '=', userId).execute();
+  },
+
   async removeMember(db: Db, workspaceId: string, groupId: string, userId: string): Promise<number> {
     const res = await db
       .deleteFrom('groupMembers')

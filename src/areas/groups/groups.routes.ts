@@ -1,5 +1,5 @@
 import { ctxOf } from '../../http/request-context.js';
-import { type AreaRoutes, BEARER } from '../../http/routes.js';
+import { type AreaRoutes, BEARER, recordRoutes } from '../../http/routes.js';
 import { Deleted } from '../../schema.js';
 import {
   GroupCreateBody,
@@ -14,7 +14,7 @@ import {
 } from './groups.schema.js';
 import { addGroupMembers, createGroup, deleteGroup, getGroup, listGroups, removeGroupMember, updateGroup } from './groups.service.js';
 
-export const groupsRoutes: AreaRoutes = (app, deps) => {
+export const groupsRoutes: AreaRoutes = recordRoutes((app, deps) => {
   const tags = ['groups'];
   const security = BEARER;
   app.get(
@@ -88,4 +88,4 @@ export const groupsRoutes: AreaRoutes = (app, deps) => {
     },
     async (req) => ({ data: await removeGroupMember(ctxOf(req, deps), req.params.groupId, req.params.userId, req.query.workspaceId) }),
   );
-};
+});

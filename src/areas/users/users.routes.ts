@@ -1,9 +1,9 @@
 import { ctxOf } from '../../http/request-context.js';
-import { type AreaRoutes, BEARER } from '../../http/routes.js';
+import { type AreaRoutes, BEARER, recordRoutes } from '../../http/routes.js';
 import { UserListQuery, UserListResult, UserParams, UserReadQuery, UserResult, UserUpdateBody } from './users.schema.js';
 import { getUser, listUsers, updateUser } from './users.service.js';
 
-export const usersRoutes: AreaRoutes = (app, deps) => {
+export const usersRoutes: AreaRoutes = recordRoutes((app, deps) => {
   const tags = ['users'];
   app.get(
     '/users',
@@ -37,4 +37,4 @@ export const usersRoutes: AreaRoutes = (app, deps) => {
     { schema: { tags, summary: 'Update your own name or avatar', security: BEARER, params: UserParams, body: UserUpdateBody, response: { 200: UserResult } } },
     async (req) => ({ data: await updateUser(ctxOf(req, deps), req.params.userId, req.body) }),
   );
-};
+});

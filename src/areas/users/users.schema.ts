@@ -1,5 +1,21 @@
 import { z } from 'zod';
-import { envelope, Id, Name, Url } from '../../schema.js';
+import { envelope, Id, Name } from '../../schema.js';
+
+/** Whitespace and control characters (C0, DEL, C1): browsers drop some of them inside a scheme, so `java\tscript:` runs. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * An image URL shown to other users (avatar, workspace logo): trimmed, then refused if any whitespace or control
+ * character remains (C0 controls included), and only `http:` or `https:` (never `javascript:`, `data:` or the like).
+ */
+export const PictureUrl = z
+  .string()
+  .max(2048)
+  .trim()
+  .refine((v) => !SPACE_OR_CONTROL.test(v), 'must not contain whitespace or control characters')
+  .pipe(z.url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: 'must be an http or https URL' }))
+  .describe('An http(s) URL');
 
 export const User = z.object({
   id: z.string(),
@@ -21,7 +37,7 @@ export const UserReadQuery = z.object({ workspaceId: Id.optional() });
 
 export const UserUpdateBody = z.object({
   name: Name.optional(),
-  avatarUrl: Url.nullable().optional(),
+  avatarUrl: PictureUrl.nullable().optional(),
 });
 
 export const UserResult = envelope(User);

@@ -1,6 +1,6 @@
 import { compiledOnce } from '../../db/compiled.js';
 import type { Db } from '../../db/index.js';
-import type { Role } from './workspaces.policy.js';
+import type { Role } from '../../db/tables/spaces.js';
 
 // memberCount is kept on the row by a trigger on workspace_members (migration 0013).
 const WORKSPACE_COLUMNS = ['w.id', 'w.name', 'w.hostname', 'w.description', 'w.logoUrl', 'w.settings', 'w.memberCount', 'w.createdAt', 'w.updatedAt'] as const;

@@ -1,5 +1,5 @@
 import { ctxOf } from '../../http/request-context.js';
-import { type AreaRoutes, BEARER } from '../../http/routes.js';
+import { type AreaRoutes, BEARER, recordRoutes } from '../../http/routes.js';
 import { Deleted, WorkspaceIdParams } from '../../schema.js';
 import {
   MemberAddBody,
@@ -23,7 +23,7 @@ import {
   updateWorkspace,
 } from './workspaces.service.js';
 
-export const workspacesRoutes: AreaRoutes = (app, deps) => {
+export const workspacesRoutes: AreaRoutes = recordRoutes((app, deps) => {
   const tags = ['workspaces'];
   const security = BEARER;
   app.get(
@@ -86,4 +86,4 @@ export const workspacesRoutes: AreaRoutes = (app, deps) => {
     { schema: { tags, security, summary: 'Remove a member (admin), or leave the workspace yourself', params: MemberParams, response: { 200: Deleted } } },
     async (req) => ({ data: await removeMember(ctxOf(req, deps), req.params.workspaceId, req.params.userId) }),
   );
-};
+});

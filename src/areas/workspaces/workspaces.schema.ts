@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { envelope, Id, LongText, Name, Url } from '../../schema.js';
+import { envelope, Id, LongText, Name } from '../../schema.js';
+import { PictureUrl } from '../users/users.schema.js';
 import { ROLES } from './workspaces.policy.js';
 
 export const Role = z.enum(ROLES);
@@ -35,13 +36,13 @@ export const WorkspaceCreateBody = z.object({
   name: Name,
   hostname: Hostname,
   description: LongText.optional(),
-  logoUrl: Url.optional(),
+  logoUrl: PictureUrl.optional(),
 });
 
 export const WorkspaceUpdateBody = z.object({
   name: Name.optional(),
   description: LongText.nullable().optional(),
-  logoUrl: Url.nullable().optional(),
+  logoUrl: PictureUrl.nullable().optional(),
   settings: WorkspaceSettings.optional().describe('Merged key by key into the current settings'),
 });
 

@@ -3,6 +3,8 @@ import { type Ctx, requireActor } from '../../context.js';
 import { isUniqueViolation } from '../../db/index.js';
 import { AppError, alreadyExists, forbidden, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { groupsRepo } from '../groups/groups.repo.js';
+import { spacesRepo } from '../spaces/spaces.repo.js';
 import { usersRepo } from '../users/users.repo.js';
 import { DEFAULT_SETTINGS, presentMember, presentWorkspace } from './workspaces.present.js';
 import { assertWorkspaceRole, type Role, requireWorkspaceRole } from './workspaces.policy.js';
@@ -100,7 +102,10 @@ export async function changeMemberRole(ctx: Ctx, workspaceId: string, userId: st
   return presentMember(await memberOrThrow(ctx, workspaceId, userId));
 }
 
-/** Admins remove anyone; any member may remove themselves (leave). The last admin stays. */
+/**
+ * Admins remove anyone; any member may remove themselves (leave). The last admin stays. Their space grants and
+ * group memberships go in the same transaction: re-added later, a member starts from the role they are given.
+ */
 export async function removeMember(ctx: Ctx, workspaceId: string, userId: string) {
   const actor = requireActor(ctx);
   const role = await requireWorkspaceRole(ctx, workspaceId, 'viewer');
@@ -109,6 +114,8 @@ export async function removeMember(ctx: Ctx, workspaceId: string, userId: string
     const member = await memberOrThrow({ ...ctx, db: trx }, workspaceId, userId);
     if (member.role === 'admin' && (await workspacesRepo.lockAdminCount(trx, workspaceId)) <= 1) throw lastAdmin('remove');
     await workspacesRepo.deleteMember(trx, workspaceId, userId);
+    await spacesRepo.deleteUserGrants(trx, workspaceId, userId);
+    await groupsRepo.removeFromAllGroups(trx, workspaceId, userId);
   });
   return { id: userId, deleted: true as const };
 }
