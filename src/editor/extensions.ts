@@ -4,6 +4,7 @@ import { TaskItem, TaskList } from '@tiptap/extension-list';
 import { Mention } from '@tiptap/extension-mention';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { StarterKit } from '@tiptap/starter-kit';
+import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
 
 /**
  * The content we accept, as Tiptap extensions: the server builds its ProseMirror schema from this list with
@@ -52,15 +53,13 @@ const size: Check = (v) => {
   fail('must be null, a non-negative number or a short string');
 };
 
-/** No scripts in URLs: javascript:, vbscript: and (outside images) data: are refused. */
-const UNSAFE_LINK = /^\s*(javascript|vbscript|data|file):/i;
-const UNSAFE_IMAGE = /^\s*(javascript|vbscript|file):|^\s*data:(?!image\/(png|jpe?g|gif|webp|avif);)/i;
+/** A URL attribute: non-empty, bounded (Base64 images may be longer), and allowed by `allowed` (see urls.ts). */
 const url =
-  (unsafe: RegExp): Check =>
+  (allowed: (url: string) => boolean): Check =>
   (v) => {
     if (typeof v !== 'string' || v.trim() === '') fail('must be a non-empty URL');
     if (v.length > LIMITS.url && !/^data:image\//i.test(v)) fail(`must be at most ${LIMITS.url} characters`);
-    if (unsafe.test(v)) fail('uses a URL scheme that is not allowed');
+    if (!allowed(v)) fail('uses a URL scheme that is not allowed');
   };
 
 /** Merges a `validate` into the parent's attribute definitions. */
@@ -103,7 +102,7 @@ export const extensions: AnyExtension[] = [
             return withValidators(ext, { start: int(0, 1_000_000_000), type: nullable(oneOf('1', 'a', 'A', 'i', 'I')) });
           case 'link':
             return withValidators(ext, {
-              href: url(UNSAFE_LINK),
+              href: url(isAllowedLinkUrl),
               target: nullable(str(32)),
               rel: nullable(str(LIMITS.short)),
               class: nullable(str(LIMITS.short)),
@@ -122,7 +121,7 @@ export const extensions: AnyExtension[] = [
   TaskList,
   withValidators(TaskItem.configure({ nested: true }), { checked: bool }),
   withValidators(Image.configure({ inline: false, allowBase64: true }), {
-    src: url(UNSAFE_IMAGE),
+    src: url(isAllowedImageUrl),
     alt: nullable(str(LIMITS.text)),
     title: nullable(str(LIMITS.text)),
     width: size,

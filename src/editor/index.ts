@@ -3,4 +3,15 @@ export { extensions } from './extensions.js';
 export { documentToMarkdown, markdownToDocument } from './markdown.js';
 export { schema } from './schema.js';
 export { documentToText } from './text.js';
-export { type DocJson, type DocumentProblem, documentError, documentsEqual, emptyDocument, parseDocument, validateDocument } from './validate.js';
+export {
+  checkDocumentDepth,
+  type DocJson,
+  type DocumentProblem,
+  documentError,
+  documentsEqual,
+  emptyDocument,
+  parseDocument,
+  readDocument,
+  validateDocument,
+} from './validate.js';
+export { isAllowedImageUrl, isAllowedLinkUrl, schemeOf } from './urls.js';

@@ -3,7 +3,8 @@ import MarkdownIt, { type StateCore, type Token } from 'markdown-it';
 import { defaultMarkdownSerializer, MarkdownParser, MarkdownSerializer, type MarkdownSerializerState } from 'prosemirror-markdown';
 import { schema } from './schema.js';
 import { isNode } from './text.js';
-import { type DocJson, parseDocument } from './validate.js';
+import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
+import { type DocJson, parseDocument, readDocument } from './validate.js';
 
 /**
  * Markdown in and out (CommonMark + GFM tables, strikethrough and task lists), over `prosemirror-markdown`.
@@ -43,6 +44,29 @@ function mentionsRule(state: StateCore) {
         mention.attrSet('label', text.content.replace(/^@/, ''));
         out.push(mention);
         i += 2;
+      } else out.push(tok);
+    }
+    block.children = out;
+  }
+}
+
+/**
+ * markdown-it lets a URL through when it suits a link or an image (see `validateLink` below); here the one that
+ * suits only the other kind loses its markup: a link keeps its text, an image becomes its alt text. So Markdown
+ * always makes a valid document.
+ */
+function allowedUrlsRule(state: StateCore) {
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    const out: Token[] = [];
+    let droppedLinks = 0;
+    for (const tok of block.children) {
+      if (tok.type === 'link_open' && !isAllowedLinkUrl(String(tok.attrGet('href') ?? ''))) droppedLinks++;
+      else if (tok.type === 'link_close' && droppedLinks > 0) droppedLinks--;
+      else if (tok.type === 'image' && !isAllowedImageUrl(String(tok.attrGet('src') ?? ''))) {
+        const alt = new state.Token('text', '', 0);
+        alt.content = tok.children?.map((c) => c.content).join('') ?? '';
+        if (alt.content) out.push(alt);
       } else out.push(tok);
     }
     block.children = out;
@@ -156,7 +180,10 @@ function blockImagesRule(state: StateCore) {
 }
 
 const tokenizer = MarkdownIt('default', { html: false, linkify: false, typographer: false });
+// Refuse what neither a link nor an image may carry (the unrefused stays text, as markdown-it writes it).
+tokenizer.validateLink = (url) => url.startsWith(MENTION) || isAllowedLinkUrl(url) || isAllowedImageUrl(url);
 tokenizer.core.ruler.push('kb_mentions', mentionsRule);
+tokenizer.core.ruler.push('kb_allowed_urls', allowedUrlsRule);
 tokenizer.core.ruler.push('kb_table_cells', tableCellsRule);
 tokenizer.core.ruler.push('kb_task_lists', taskListsRule);
 tokenizer.core.ruler.push('kb_block_images', blockImagesRule);
@@ -317,9 +344,9 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
   { hardBreakNodeName: 'hardBreak' },
 );
 
-/** Document (JSON or node) → Markdown, ending in one newline (empty for an empty document). */
+/** Document (stored JSON, see `readDocument`, or a node) → Markdown, ending in one newline (empty for an empty document). */
 export function documentToMarkdown(doc: PMNode | unknown): string {
-  const node = isNode(doc) ? doc : parseDocument(doc);
+  const node = isNode(doc) ? doc : readDocument(doc);
   const out = serializer.serialize(node, { tightLists: true }).replace(/\s+$/, '');
   return out ? `${out}\n` : '';
 }

@@ -1,5 +1,5 @@
 import type { Node as PMNode } from '@tiptap/pm/model';
-import { parseDocument } from './validate.js';
+import { readDocument } from './validate.js';
 
 /** What a leaf node reads as in plain text. */
 function leafText(node: PMNode): string {
@@ -15,9 +15,12 @@ function leafText(node: PMNode): string {
   }
 }
 
-/** Plain text of a document, for search: blocks (paragraphs, headings, list items, cells) separated by newlines. */
+/**
+ * Plain text of a document (stored JSON, see `readDocument`, or a node), for search: blocks (paragraphs, headings,
+ * list items, cells) separated by newlines.
+ */
 export function documentToText(doc: PMNode | unknown): string {
-  const node = isNode(doc) ? doc : parseDocument(doc);
+  const node = isNode(doc) ? doc : readDocument(doc);
   return node.textBetween(0, node.content.size, '\n', leafText);
 }
 

@@ -1,12 +1,17 @@
 import { Node as PMNode } from '@tiptap/pm/model';
 import { AppError } from '../errors.js';
-import { schema } from './schema.js';
+import { schema, storedSchema } from './schema.js';
 
 /** A ProseMirror document as JSON: `{ type: 'doc', content: [...] }`. */
 export type DocJson = Record<string, unknown>;
 
 /** Deeper than this a document is refused (no real page nests that far; it also bounds recursion). */
 export const MAX_DEPTH = 64;
+/**
+ * Deeper than this, counted in JSON levels (a node level is two: the node and its `content` array), a document is
+ * refused before anything recursive (JSON.stringify, ProseMirror, our own checks) can run out of stack on it.
+ */
+export const MAX_JSON_DEPTH = 200;
 /** Longest text of one text node. */
 export const MAX_TEXT = 1_000_000;
 
@@ -24,6 +29,43 @@ export function documentError(problem: DocumentProblem, field = 'content'): AppE
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const childPath = (path: string, key: string, i: number) => `${path ? `${path}.` : ''}${key}[${i}]`;
+
+interface Visit {
+  value: unknown;
+  depth: number;
+  parent: Visit | null;
+  key: string;
+}
+
+/** The path of a visit from the root, built only for the one that failed (so the walk stays linear). */
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let v: Visit | null = visit; v?.parent; v = v.parent) keys.push(v.key);
+  return keys.reverse().join('').replace(/^\./, '');
+}
+
+/** The first place nested deeper than MAX_JSON_DEPTH, walked with a stack of our own (no recursion), or null. */
+function checkJsonDepth(json: unknown): DocumentProblem | null {
+  const stack: Visit[] = [{ value: json, depth: 0, parent: null, key: '' }];
+  while (stack.length) {
+    const visit = stack.pop()!;
+    const { value, depth } = visit;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return { path: pathOf(visit), reason: `nested deeper than ${MAX_JSON_DEPTH} JSON levels` };
+    if (Array.isArray(value)) for (const [i, child] of value.entries()) stack.push({ value: child, depth: depth + 1, parent: visit, key: `[${i}]` });
+    else for (const [k, child] of Object.entries(value)) stack.push({ value: child, depth: depth + 1, parent: visit, key: `.${k.slice(0, 100)}` });
+  }
+  return null;
+}
+
+/**
+ * Throws 422 VALIDATION_ERROR when a document is nested too deeply to handle safely. Cheap and linear: call it
+ * before anything recursive touches content from outside (measuring its JSON size, say). `parseDocument` calls it.
+ */
+export function checkDocumentDepth(json: unknown, field = 'content'): void {
+  const problem = checkJsonDepth(json);
+  if (problem) throw documentError(problem, field);
+}
 
 /**
  * Checks the JSON shape node by node (types, attribute names, marks, text, depth), so most problems are named
@@ -121,6 +163,7 @@ function locate(json: Record<string, unknown>, path: string): DocumentProblem | 
 
 /** Builds and checks a document; throws 422 VALIDATION_ERROR with the path of the offending node. */
 export function parseDocument(json: unknown, field = 'content'): PMNode {
+  checkDocumentDepth(json, field);
   const shape = checkShape(json, '', 0);
   if (shape) throw documentError(shape, field);
   const root = json as Record<string, unknown>;
@@ -131,6 +174,20 @@ export function parseDocument(json: unknown, field = 'content'): PMNode {
     return doc;
   } catch (err) {
     throw documentError(locate(root, '') ?? { path: '', reason: reasonOf(err) }, field);
+  }
+}
+
+/**
+ * A stored document, validated when it was written: built in `storedSchema` (no attribute checks), so content stored
+ * under earlier rules (a `tel:` link, say) still reads. Depth is still checked first: reading must not recurse
+ * without bound whatever the row holds.
+ */
+export function readDocument(json: unknown): PMNode {
+  checkDocumentDepth(json);
+  try {
+    return PMNode.fromJSON(storedSchema, json);
+  } catch {
+    return parseDocument(json); // not a document ProseMirror can build: name the problem as a write would
   }
 }
 

@@ -63,10 +63,41 @@ describe('POST /v1/memory', () => {
     expect(s).toBeLessThanOrEqual(1);
   });
 
-  it('narrows memory_query by tags', async () => {
-    const res = await callTool(t, viewer, 'memory_query', { workspaceId: ws, query: 'invoice currency for Acme', tags: ['deploy'] });
-    expect(res.status).toBe(200);
-    for (const r of res.body.structuredContent.results) expect(r.tags).toContain('deploy');
+  it('narrows memory_query by tags: finds the tagged memories, and only them, in every mode', async () => {
+    // A workspace of its own, so the other tests' memories neither help nor hinder.
+    const own = await workspaceWithRoles(t);
+    const tagged = async (content: string, tags: string[]) => {
+      const res = await t.request({ method: 'POST', url: '/api/v1/memory', token: own.editor.token, body: { workspaceId: own.workspace.id, content, tags } });
+      expect(res.status).toBe(201);
+      return res.body.data.id as string;
+    };
+    const gateway = await tagged('The payment gateway retries a failed card charge three times.', ['payments']);
+    const refunds = await tagged('Card refunds reach the customer within five working days.', ['payments', 'support']);
+    const oncall = await tagged('The on-call engineer answers a failed card charge alert within ten minutes.', ['oncall']);
+    const untagged = await tagged('A failed card charge is retried by the payment gateway overnight.', []);
+    for (const mode of ['lexical', 'vector', 'hybrid']) {
+      const query = { workspaceId: own.workspace.id, query: 'failed card charge payment gateway', mode, limit: 10 };
+      const payments = await callTool(t, own.viewer, 'memory_query', { ...query, tags: ['payments'] });
+      expect(payments.status, JSON.stringify(payments.body)).toBe(200);
+      const found = payments.body.structuredContent.results.map((r: { id: string }) => r.id);
+      expect(found, mode).toContain(gateway);
+      expect(found, mode).not.toContain(oncall);
+      expect(found, mode).not.toContain(untagged);
+      for (const r of payments.body.structuredContent.results) expect(r.tags, mode).toContain('payments');
+      // Any of the tags given: one tag of each memory finds both.
+      const either = await callTool(t, own.viewer, 'memory_query', { ...query, tags: ['oncall', 'support'] });
+      const eitherIds = either.body.structuredContent.results.map((r: { id: string }) => r.id);
+      expect(eitherIds, mode).toContain(oncall);
+      expect(eitherIds, mode).not.toContain(gateway);
+      expect(eitherIds, mode).not.toContain(untagged);
+      if (mode !== 'lexical') expect(eitherIds, mode).toContain(refunds);
+      // Without tags the untagged memory is found too: the filter, not the query, left it out above.
+      const all = await callTool(t, own.viewer, 'memory_query', query);
+      expect(
+        all.body.structuredContent.results.map((r: { id: string }) => r.id),
+        mode,
+      ).toContain(untagged);
+    }
   });
 
   it('refuses viewers (403), outsiders (403), unknown workspaces (404)', async () => {
