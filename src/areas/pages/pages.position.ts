@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { generateKeyBetween } from 'fractional-indexing';
 import type { Db } from '../../db/index.js';
 import { validation } from '../../errors.js';
@@ -11,13 +12,28 @@ export interface Placement {
 
 export const placementGiven = (p: Placement) => p.position !== undefined || p.afterId !== undefined || p.beforeId !== undefined;
 
+/** Base-62 digits but '0' (a key may not end in it), for the random tail of a generated key. */
+const TAIL_DIGITS = '123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const TAIL_LENGTH = 3;
+
+/**
+ * A key strictly between `a` and `b`, with a random tail: creates take no exclusive lock, so two of them may read the
+ * same neighbours at once; with the tail they still get distinct keys (one chance in 226,981 of a tie, and a tie
+ * still sorts, by id). The tail keeps the key between its neighbours: `key + tail` sorts right after `key`.
+ */
 function between(a: string | null, b: string | null): string {
+  let key: string;
   try {
-    return generateKeyBetween(a, b);
+    key = generateKeyBetween(a, b);
   } catch {
-    // Siblings sharing a key (two concurrent appends): go after the lower one; ties sort by id.
-    return generateKeyBetween(a ?? b, null);
+    // Siblings sharing a key (an old tie): go after the lower one; ties sort by id.
+    key = generateKeyBetween(a ?? b, null);
+    b = null;
   }
+  let tail = '';
+  for (let i = 0; i < TAIL_LENGTH; i++) tail += TAIL_DIGITS[randomInt(TAIL_DIGITS.length)];
+  const jittered = key + tail;
+  return b === null || jittered < b ? jittered : key;
 }
 
 /**

@@ -35,6 +35,19 @@ export function presentPage(row: PageRecord) {
   };
 }
 
+/** What a page tree needs of a page (`view=tree`). */
+export function presentTreePage(row: Pick<PageRecord, 'id' | 'parentId' | 'title' | 'icon' | 'position' | 'updatedAt'> & { hasChildren: boolean }) {
+  return {
+    id: row.id,
+    parentId: row.parentId,
+    title: row.title,
+    icon: row.icon,
+    position: row.position,
+    hasChildren: row.hasChildren,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
 export function presentPageWithContent(row: PageRecord & { content: DocJson }, markdown?: string) {
   return { ...presentPage(row), content: row.content, ...(markdown === undefined ? {} : { markdown }) };
 }

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import { readableSpaceIds } from '../spaces/spaces.policy.js';
-import type { DocJson } from '../../db/tables/pages.js';
+import type { DocJson, PageTable } from '../../db/tables/pages.js';
+import { readableSpaceIds } from '../spaces/spaces.access.js';
 
 /** Columns of a page in lists and results that carry no content. */
 export const PAGE_COLUMNS = [
@@ -22,39 +22,40 @@ export const PAGE_COLUMNS = [
   'p.deletedBy',
 ] as const;
 
-/** Live children of the page `p` (a tree shows an expander for a page that has some): a probe of `pages_parent`. */
-const childCount = sql<number>`(select count(*)::int from pages c where c.parent_id = p.id and c.deleted_at is null)`.as('childCount');
+/** Columns of a page in the tree view (`view=tree`). */
+const TREE_COLUMNS = ['p.id', 'p.parentId', 'p.title', 'p.icon', 'p.position', 'p.updatedAt'] as const;
+
+/**
+ * Live children of the page `p` (a tree shows an expander for a page that has some). A child lives in its parent's
+ * workspace and space, so the count is a range of `pages_children` (workspace, space, parent, … where live) read
+ * from the index alone, with no heap visit per child.
+ */
+const childCount = sql<number>`(select count(*)::int from pages c
+  where c.workspace_id = p.workspace_id and c.space_id = p.space_id and c.parent_id = p.id and c.deleted_at is null)`.as('childCount');
+
+/** Whether the page `p` has a live child: one probe of `pages_children`, however many children (the tree view's expander). */
+const hasChildren = sql<boolean>`exists (select 1 from pages c
+  where c.workspace_id = p.workspace_id and c.space_id = p.space_id and c.parent_id = p.id and c.deleted_at is null)`.as('hasChildren');
 
 /** Which pages of a space to list: every page, the root pages (`null`), or the children of a page. */
 export type ParentFilter = { kind: 'all' } | { kind: 'children'; parentId: string | null };
 
-export interface NewPage {
-  id: string;
-  workspaceId: string;
-  spaceId: string;
-  parentId: string | null;
-  title: string;
-  slug: string;
-  icon: string | null;
+type PageRow = Selectable<PageTable>;
+
+/** A page as it is inserted: the table's row, live (no trash fields), with a known author and validated content. */
+export type NewPage = Omit<PageRow, 'content' | 'createdBy' | 'updatedBy' | 'deletedAt' | 'deletedBy' | 'trashRootId'> & {
   content: DocJson;
-  textContent: string;
-  position: string;
-  version: number;
   createdBy: string;
   updatedBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+};
 
-export interface PagePatch {
-  parentId?: string | null;
-  title?: string;
-  slug?: string;
-  icon?: string | null;
-  content?: DocJson;
-  textContent?: string;
-  position?: string;
-  version?: number;
+export type PagePatch = Partial<Pick<NewPage, 'parentId' | 'title' | 'slug' | 'icon' | 'content' | 'textContent' | 'position' | 'version'>>;
+
+/** Live pages of a space (alias `p`) that a list filter selects. */
+function livePages(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter) {
+  const q = db.selectFrom('pages as p').where('p.workspaceId', '=', workspaceId).where('p.spaceId', '=', spaceId).where('p.deletedAt', 'is', null);
+  if (filter.kind === 'all') return q;
+  return filter.parentId === null ? q.where('p.parentId', 'is', null) : q.where('p.parentId', '=', filter.parentId);
 }
 
 export const pagesRepo = {
@@ -74,7 +75,12 @@ export const pagesRepo = {
   },
 
   find(db: Db, workspaceId: string, id: string) {
-    return db.selectFrom('pages as p').select([...PAGE_COLUMNS, childCount]).where('p.workspaceId', '=', workspaceId).where('p.id', '=', id).executeTakeFirst();
+    return db
+      .selectFrom('pages as p')
+      .select([...PAGE_COLUMNS, childCount])
+      .where('p.workspaceId', '=', workspaceId)
+      .where('p.id', '=', id)
+      .executeTakeFirst();
   },
 
   /** The page with its content by id alone: the read path checks access on this row (its workspace comes from it). */
@@ -97,21 +103,38 @@ export const pagesRepo = {
       .executeTakeFirst();
   },
 
-  /** Serialises tree moves within a space for the transaction, so two crossing moves cannot build a cycle. */
-  async lockSpaceTree(db: Db, spaceId: string) {
-    await sql`select pg_advisory_xact_lock(hashtext(${`pages-tree:${spaceId}`}))`.execute(db);
+  /**
+   * The space's tree lock for the transaction. `exclusive` serialises moves, trash and recovery within a space (two
+   * crossing moves cannot build a cycle, a subtree is trashed whole); `shared` is what a create under a parent takes:
+   * creates never wait for each other, only for a move or trash in flight (so a child never lands under a page being
+   * trashed).
+   */
+  async lockSpaceTree(db: Db, spaceId: string, mode: 'shared' | 'exclusive' = 'exclusive') {
+    const key = `pages-tree:${spaceId}`;
+    if (mode === 'shared') await sql`select pg_advisory_xact_lock_shared(hashtext(${key}))`.execute(db);
+    else await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
   },
 
   /** Live pages of a space, by position (ties by id), without content. */
   list(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter, limit: number, offset: number) {
-    let q = db
-      .selectFrom('pages as p')
+    return livePages(db, workspaceId, spaceId, filter)
       .select([...PAGE_COLUMNS, childCount])
-      .where('p.workspaceId', '=', workspaceId)
-      .where('p.spaceId', '=', spaceId)
-      .where('p.deletedAt', 'is', null);
-    if (filter.kind === 'children') q = filter.parentId === null ? q.where('p.parentId', 'is', null) : q.where('p.parentId', '=', filter.parentId);
-    return q.orderBy('p.position').orderBy('p.id').limit(limit).offset(offset).execute();
+      .orderBy('p.position')
+      .orderBy('p.id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  },
+
+  /** The same list with only what a page tree shows. */
+  listTree(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter, limit: number, offset: number) {
+    return livePages(db, workspaceId, spaceId, filter)
+      .select([...TREE_COLUMNS, hasChildren])
+      .orderBy('p.position')
+      .orderBy('p.id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
   },
 
   /** The workspace's most recently edited live pages in the spaces the user may read, newest first, with the space's name. */
@@ -130,13 +153,7 @@ export const pagesRepo = {
   },
 
   async count(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter): Promise<number> {
-    let q = db
-      .selectFrom('pages as p')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('p.workspaceId', '=', workspaceId)
-      .where('p.spaceId', '=', spaceId)
-      .where('p.deletedAt', 'is', null);
-    if (filter.kind === 'children') q = filter.parentId === null ? q.where('p.parentId', 'is', null) : q.where('p.parentId', '=', filter.parentId);
+    const q = livePages(db, workspaceId, spaceId, filter).select(sql<number>`count(*)::int`.as('n'));
     return (await q.executeTakeFirstOrThrow()).n;
   },
 

@@ -22,7 +22,7 @@ import {
   WorkspaceBody,
   WorkspaceQuery,
 } from './pages.schema.js';
-import { createPage, getPage, listPages, updatePage } from './pages.service.js';
+import { createPage, getPage, listPages, listPageTree, updatePage } from './pages.service.js';
 import { deletePage, listTrash, recoverPage } from './trash/trash.service.js';
 
 export const pagesRoutes: AreaRoutes = (app, deps) => {
@@ -34,12 +34,12 @@ export const pagesRoutes: AreaRoutes = (app, deps) => {
       schema: {
         tags,
         security,
-        summary: 'Pages of a space (every page, or the direct children of `parentId`), by position, without content',
+        summary: 'Pages of a space (every page, or the direct children of `parentId`), by position, without content; `view=tree` for what a page tree shows',
         querystring: PageListQuery,
         response: { 200: PageListResult },
       },
     },
-    async (req) => listPages(ctxOf(req, deps), req.query),
+    async (req) => (req.query.view === 'tree' ? listPageTree : listPages)(ctxOf(req, deps), req.query),
   );
   app.get(
     '/pages/:pageId',

@@ -29,7 +29,10 @@ export const Page = z.object({
   updatedAt: z.string(),
   createdBy: z.string().nullable(),
   updatedBy: z.string().nullable(),
-  childCount: z.number().optional().describe('Live child pages (not in the trash), so a tree knows which pages expand; in every page answer but the trash list'),
+  childCount: z
+    .number()
+    .optional()
+    .describe('Live child pages (not in the trash), so a tree knows which pages expand; in every page answer but the trash list'),
 });
 export const PageWithContent = Page.extend({
   content: Content,
@@ -67,6 +70,12 @@ export const PageListQuery = z.object({
   workspaceId: Id,
   spaceId: Id,
   parentId: Id.optional().describe('Direct children of this page; `null` for the root pages; absent for every page of the space'),
+  view: z
+    .enum(['full', 'tree'])
+    .default('full')
+    .describe(
+      '`tree`: only what a page tree shows (id, parentId, title, icon, position, hasChildren, updatedAt); `full` (default): every page field with childCount',
+    ),
   limit: Limit(20),
   page: PageNumber,
 });
@@ -81,7 +90,11 @@ export const WorkspaceBody = z.object({ workspaceId: Id.optional().describe('Opt
 
 export const PageResult = envelope(Page);
 export const PageWithContentResult = envelope(PageWithContent);
-export const PageListResult = z.object({ data: z.array(Page), meta: ListMeta });
+/** A page as a tree shows it (`view=tree`): the full page is for the page read. */
+export const TreePage = Page.pick({ id: true, parentId: true, title: true, icon: true, position: true, updatedAt: true }).extend({
+  hasChildren: z.boolean().describe('Whether the page has live child pages: the tree shows an expander (the count is in the full view)'),
+});
+export const PageListResult = z.object({ data: z.array(z.union([Page, TreePage])), meta: ListMeta });
 
 export const HistoryParams = z.object({ pageId: Id, historyId: Id });
 export const HistoryListQuery = WorkspaceQuery.extend({ limit: Limit(20), page: PageNumber });

@@ -2,9 +2,10 @@ import { Node as PMNode } from '@tiptap/pm/model';
 import type { z } from 'zod';
 import { type Ctx, requireActor } from '../../context.js';
 import type { Db } from '../../db/index.js';
-import { documentToMarkdown, schema } from '../../editor/index.js';
+import { schema } from '../../editor/index.js';
 import { AppError, gone, notFound, validation } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { documentToMarkdownOffThread } from '../../workers/offload.js';
 import { slugify } from '../spaces/spaces.service.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
@@ -12,7 +13,7 @@ import { historyRepo } from './history/history.repo.js';
 import { resolveBody } from './pages.content.js';
 import { checkPageAccess, requirePageAccess } from './pages.policy.js';
 import { placementGiven, placePosition } from './pages.position.js';
-import { presentPage, presentPageWithContent } from './pages.present.js';
+import { presentPage, presentPageWithContent, presentTreePage } from './pages.present.js';
 import { type PagePatch, type ParentFilter, pagesRepo } from './pages.repo.js';
 import type { PageCreateBody, PageListQuery, PageUpdateBody } from './pages.schema.js';
 
@@ -41,13 +42,13 @@ export async function createPage(ctx: Ctx, input: z.infer<typeof PageCreateBody>
   const actor = requireActor(ctx);
   const { workspaceId, spaceId } = input;
   await requireSpaceRole(ctx, workspaceId, spaceId, 'editor');
-  const body = resolveBody(ctx, input, true)!;
+  const body = (await resolveBody(ctx, input, true))!;
   const parentId = input.parentId ?? null;
   const id = newId();
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     if (parentId) {
-      await pagesRepo.lockSpaceTree(trx, spaceId);
+      await pagesRepo.lockSpaceTree(trx, spaceId, 'shared');
       await checkParent(ctx, trx, workspaceId, spaceId, parentId);
     }
     const position = await placePosition(trx, { workspaceId, spaceId, parentId }, input);
@@ -68,13 +69,12 @@ export async function createPage(ctx: Ctx, input: z.infer<typeof PageCreateBody>
       createdAt: now,
       updatedAt: now,
     });
-    await historyRepo.insert(trx, {
+    await historyRepo.insertCurrent(trx, {
       id: newId(),
       workspaceId,
       pageId: id,
       version: 1,
       title: input.title,
-      content: body.json,
       summary: 'Created page',
       createdBy: actor.userId,
       createdAt: now,
@@ -91,26 +91,43 @@ async function pageOrThrow(db: Db, workspaceId: string, id: string) {
 
 export async function getPage(ctx: Ctx, pageId: string, opts: { workspaceId?: string; format?: 'json' | 'markdown' }) {
   const { page: row } = await checkPageAccess(ctx, pageId, await pagesRepo.findWithContentById(ctx.db, pageId), 'viewer', { workspaceId: opts.workspaceId });
-  return presentPageWithContent(row, opts.format === 'markdown' ? documentToMarkdown(row.content) : undefined);
+  return presentPageWithContent(row, opts.format === 'markdown' ? await documentToMarkdownOffThread(ctx.env.config, row.content) : undefined);
 }
 
-export async function listPages(ctx: Ctx, query: z.infer<typeof PageListQuery>) {
-  const { workspaceId, spaceId, limit, page } = query;
+type PageListInput = Omit<z.infer<typeof PageListQuery>, 'view'>;
+
+/** Access to the space, and which of its pages a list names: every page, the roots (`null`), or a live page's children. */
+async function listFilter(ctx: Ctx, query: PageListInput): Promise<ParentFilter> {
+  const { workspaceId, spaceId } = query;
   await requireSpaceRole(ctx, workspaceId, spaceId, 'viewer');
-  let filter: ParentFilter = { kind: 'all' };
-  if (query.parentId === 'null') filter = { kind: 'children', parentId: null };
-  else if (query.parentId !== undefined) {
-    const parent = await pagesRepo.findRef(ctx.db, query.parentId);
-    if (!parent || parent.workspaceId !== workspaceId || parent.spaceId !== spaceId)
-      throw new AppError('NOT_FOUND', 'Parent page not found in this space', { resource: 'Page', id: query.parentId, field: 'parentId' });
-    if (parent.deletedAt) throw gone('Page', query.parentId);
-    filter = { kind: 'children', parentId: query.parentId };
-  }
+  if (query.parentId === undefined) return { kind: 'all' };
+  if (query.parentId === 'null') return { kind: 'children', parentId: null };
+  const parent = await pagesRepo.findRef(ctx.db, query.parentId);
+  if (!parent || parent.workspaceId !== workspaceId || parent.spaceId !== spaceId)
+    throw new AppError('NOT_FOUND', 'Parent page not found in this space', { resource: 'Page', id: query.parentId, field: 'parentId' });
+  if (parent.deletedAt) throw gone('Page', query.parentId);
+  return { kind: 'children', parentId: query.parentId };
+}
+
+export async function listPages(ctx: Ctx, query: PageListInput) {
+  const { workspaceId, spaceId, limit, page } = query;
+  const filter = await listFilter(ctx, query);
   const [rows, total] = await Promise.all([
     pagesRepo.list(ctx.db, workspaceId, spaceId, filter, limit, (page - 1) * limit),
     pagesRepo.count(ctx.db, workspaceId, spaceId, filter),
   ]);
   return { data: rows.map(presentPage), meta: { page, limit, total } };
+}
+
+/** The same list as a page tree shows it (`view=tree`): fewer columns read, a smaller answer. */
+export async function listPageTree(ctx: Ctx, query: PageListInput) {
+  const { workspaceId, spaceId, limit, page } = query;
+  const filter = await listFilter(ctx, query);
+  const [rows, total] = await Promise.all([
+    pagesRepo.listTree(ctx.db, workspaceId, spaceId, filter, limit, (page - 1) * limit),
+    pagesRepo.count(ctx.db, workspaceId, spaceId, filter),
+  ]);
+  return { data: rows.map(presentTreePage), meta: { page, limit, total } };
 }
 
 /** The workspace's most recently edited pages the caller can read, newest first (no content), with their space's name. */
@@ -131,7 +148,7 @@ export async function updatePage(ctx: Ctx, pageId: string, input: z.infer<typeof
   const actor = requireActor(ctx);
   const { page: ref } = await requirePageAccess(ctx, pageId, 'editor', { workspaceId: input.workspaceId });
   const { workspaceId, spaceId } = ref;
-  const body = resolveBody(ctx, input, false);
+  const body = await resolveBody(ctx, input, false);
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     const treeChange = input.parentId !== undefined || placementGiven(input);
@@ -168,13 +185,13 @@ export async function updatePage(ctx: Ctx, pageId: string, input: z.infer<typeof
     }
     if (titleChanged || contentChanged) {
       patch.version = current.version + 1;
-      await historyRepo.insert(trx, {
+      await historyRepo.supersede(trx, workspaceId, pageId, current.content);
+      await historyRepo.insertCurrent(trx, {
         id: newId(),
         workspaceId,
         pageId,
         version: patch.version,
         title: patch.title ?? current.title,
-        content: patch.content ?? current.content,
         summary: summaryOf(titleChanged, contentChanged),
         createdBy: actor.userId,
         createdAt: now,

@@ -45,7 +45,7 @@ export const pageTools = [
     category,
     description:
       'List the pages of a space in tree order, without content: every page, or the direct children of `parentId` (`"null"` for the root pages). Paged (`limit`, `page`). Returns `{ items: [{ id, title, parentId, spaceId, icon, updatedAt }], total, page, limit, hasMore }`. Read one with `page_get`.',
-    input: PageListQuery,
+    input: PageListQuery.omit({ view: true }),
     annotations: READ,
     handler: async (ctx, a) => {
       const { data, meta } = await listPages(ctx, a);

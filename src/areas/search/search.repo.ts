@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import { readableSpaceIds } from '../spaces/spaces.policy.js';
+import { readableSpaceIds } from '../spaces/spaces.access.js';
 import { tsLexeme } from './search.parse.js';
 
 export type DocType = 'page' | 'task';
@@ -192,7 +192,7 @@ export const searchRepo = {
 
   /**
    * Collection statistics for BM25 over what the caller can read, from the tables the triggers of migration 0012
-   * keep current: the number of documents and their average length (distinct lexemes) summed over the readable
+   * keep current, plus the deltas concurrent writers left for the next fold (migration 0016; the `_all` views): the number of documents and their average length (distinct lexemes) summed over the readable
    * spaces, and each term's document frequency. A prefix term's frequency is that of any of its lexemes, assuming
    * they occur independently: N·(1 − Π(1 − df/N)).
    */
@@ -214,18 +214,18 @@ export const searchRepo = {
       db,
       sql<{ docs: number; len: number; df: number[] | null }>`
       with ${withReadable(db, s)}, n as (
-        select coalesce(sum(ndocs), 0)::float8 as docs, coalesce(sum(total_length), 0)::float8 as len from search_space_stats x
+        select coalesce(sum(ndocs), 0)::float8 as docs, coalesce(sum(total_length), 0)::float8 as len from search_space_stats_all x
         where x.workspace_id = ${s.workspaceId} and x.doc_type = any(${types}) and ${spaces}
       ), q as (select * from unnest(${no}::int[], ${lex}::text[]) as q(no, lex)),
       m as (
-        select q.no, x.lexeme, sum(x.ndoc)::float8 as df from q join search_terms x on x.workspace_id = ${s.workspaceId} and x.lexeme = q.lex
+        select q.no, x.lexeme, sum(x.ndoc)::float8 as df from q join search_terms_all x on x.workspace_id = ${s.workspaceId} and x.lexeme = q.lex
         where x.doc_type = any(${types}) and ${spaces}
         group by q.no, x.lexeme
 ${sql.join(
   prefixes.map(
     ([i, p]) => sql`
         union all
-        select ${i}::int, x.lexeme, sum(x.ndoc)::float8 from search_terms x
+        select ${i}::int, x.lexeme, sum(x.ndoc)::float8 from search_terms_all x
         where x.workspace_id = ${s.workspaceId} and x.lexeme >= ${p}::text collate "C" and x.lexeme <= (${p} || chr(1114111)) collate "C"
           and x.doc_type = any(${types}) and ${spaces}
         group by x.lexeme`,
@@ -346,16 +346,16 @@ ${sql.join(
   },
 
   /**
-   * Words of the vocabulary the caller can read that complete `prefix` (from `search_words`, kept by the triggers of
-   * migration 0012; stop words and words under 3 characters are not in it): the most used first (documents using
+   * Words of the vocabulary the caller can read that complete `prefix` (from `search_words` and its pending deltas,
+   * kept by the triggers of migrations 0012 and 0016; stop words and words under 3 characters are not in it): the most used first (documents using
    * them, summed over the readable spaces), then the most recently written.
    */
   async suggestKeywords(db: Db, s: SearchScope, prefix: string, limit: number): Promise<string[]> {
     const { rows } = await sql<{ word: string }>`
-      select x.word from search_words x
+      select x.word from search_words_all x
       where x.workspace_id = ${s.workspaceId} and x.word >= ${prefix}::text collate "C" and x.word <= (${prefix} || chr(1114111)) collate "C"
         and ${statSpaces(s, readableSpaceIds(db, s.workspaceId, s.userId))}
-      group by x.word
+      group by x.word having sum(x.ndoc) > 0
       order by sum(x.ndoc) desc, max(x.last_seen) desc, x.word
       limit ${limit}`.execute(db);
     return rows.map((r) => r.word);

@@ -109,7 +109,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop table if exists search_space_stats`.execute(db);
 }
 
-interface DocTable {
+export interface DocTable {
   table: 'pages' | 'tasks';
   type: 'page' | 'task';
   /** SQL: the space key of row alias `r`. */
@@ -122,7 +122,7 @@ interface DocTable {
   changed: (a: string, b: string) => string;
 }
 
-const DOC_TABLES: DocTable[] = [
+export const DOC_TABLES: DocTable[] = [
   {
     table: 'pages',
     type: 'page',

@@ -36,7 +36,8 @@ export interface PageHistoryTable {
   pageId: string;
   version: number;
   title: string;
-  content: JsonDoc;
+  /** Null for the page's current version: the page row holds that content (migration 0017). */
+  content: ColumnType<DocJson | null, string | null, string | null>;
   summary: string;
   createdBy: string | null;
   createdAt: CreatedAt;

@@ -5,24 +5,31 @@ import type { DocJson } from '../../../db/tables/pages.js';
 const ENTRY_COLUMNS = ['h.id', 'h.pageId', 'h.workspaceId', 'h.version', 'h.title', 'h.summary', 'h.createdBy', 'h.createdAt'] as const;
 
 export const historyRepo = {
-  /** Entries are written once and never changed: there is no update here. */
-  insert(
+  /**
+   * Records the page's new current version. Its content is not copied: the page row holds it (reads take it from
+   * there); `supersede` stores it in the entry once the page moves on. Entries never change otherwise.
+   */
+  insertCurrent(
     db: Db,
-    entry: {
-      id: string;
-      workspaceId: string;
-      pageId: string;
-      version: number;
-      title: string;
-      content: DocJson;
-      summary: string;
-      createdBy: string;
-      createdAt: Date;
-    },
+    entry: { id: string; workspaceId: string; pageId: string; version: number; title: string; summary: string; createdBy: string; createdAt: Date },
   ) {
     return db
       .insertInto('pageHistory')
-      .values({ ...entry, content: JSON.stringify(entry.content) })
+      .values({ ...entry, content: null })
+      .execute();
+  },
+
+  /**
+   * The page is about to get a new version: its current entry keeps `content` (the page's content until now), so
+   * it reads the same after the page changes.
+   */
+  supersede(db: Db, workspaceId: string, pageId: string, content: DocJson) {
+    return db
+      .updateTable('pageHistory')
+      .set({ content: JSON.stringify(content) })
+      .where('workspaceId', '=', workspaceId)
+      .where('pageId', '=', pageId)
+      .where('content', 'is', null)
       .execute();
   },
 
@@ -49,10 +56,12 @@ export const historyRepo = {
     return row.n;
   },
 
+  /** An entry with its content (the page's own for the current version). */
   find(db: Db, workspaceId: string, pageId: string, id: string) {
     return db
       .selectFrom('pageHistory as h')
-      .select([...ENTRY_COLUMNS, 'h.content'])
+      .innerJoin('pages as p', (j) => j.onRef('p.id', '=', 'h.pageId').onRef('p.workspaceId', '=', 'h.workspaceId'))
+      .select([...ENTRY_COLUMNS, sql<DocJson>`coalesce(h.content, p.content)`.as('content')])
       .where('h.workspaceId', '=', workspaceId)
       .where('h.pageId', '=', pageId)
       .where('h.id', '=', id)

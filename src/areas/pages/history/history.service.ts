@@ -1,7 +1,8 @@
 import { type Ctx, requireActor } from '../../../context.js';
-import { documentToMarkdown, documentToText } from '../../../editor/index.js';
+import { documentToText } from '../../../editor/index.js';
 import { gone, notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
+import { documentToMarkdownOffThread } from '../../../workers/offload.js';
 import { requirePageAccess } from '../pages.policy.js';
 import { presentPage } from '../pages.present.js';
 import { pagesRepo } from '../pages.repo.js';
@@ -46,7 +47,7 @@ export async function getHistoryEntry(ctx: Ctx, pageId: string, historyId: strin
   return {
     ...presentEntry(row),
     content: row.content,
-    ...(opts.format === 'markdown' ? { markdown: documentToMarkdown(row.content) } : {}),
+    ...(opts.format === 'markdown' ? { markdown: await documentToMarkdownOffThread(ctx.env.config, row.content) } : {}),
   };
 }
 
@@ -63,13 +64,13 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
     const entry = await historyRepo.find(trx, workspaceId, pageId, input.historyId);
     if (!entry) throw notFound('History entry', input.historyId);
     const version = current.version + 1;
-    await historyRepo.insert(trx, {
+    await historyRepo.supersede(trx, workspaceId, pageId, current.content);
+    await historyRepo.insertCurrent(trx, {
       id: newId(),
       workspaceId,
       pageId,
       version,
       title: entry.title,
-      content: entry.content,
       summary: `Restored version ${entry.version}`,
       createdBy: actor.userId,
       createdAt: now,
