@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
 import { createServiceEnv } from './env.js';
 import { startBackground } from './jobs/runtime.js';
+import { closeCpuPool } from './workers/pool.js';
 import path from 'node:path';
 
 /** Opens the database (migrating it), builds the app and listens; stops cleanly on SIGINT/SIGTERM. */
@@ -26,6 +27,7 @@ export async function serve(config: Config) {
       const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
       await app.close(); // stops accepting, waits for in-flight requests
       await background?.stop(); // lets running jobs finish (a job cut off by a crash is re-run when its lease expires)
+      await closeCpuPool();
       clearInterval(reaper);
       redis?.disconnect();
       await database.close(); // PGlite flushes and closes its files

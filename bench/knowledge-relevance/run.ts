@@ -45,7 +45,7 @@ async function main() {
     for (const m of MEMORIES) await call('POST', '/api/v1/memory', token, { workspaceId: ws, content: m.content, tags: m.tags });
     const embedder = embedderFor(config);
     const started = Date.now();
-    const indexed = await runIndexer(database.db, embedder, { budgetMs: 600_000 });
+    const indexed = await runIndexer(database.db, embedder, { ...config, KNOWLEDGE_INDEX_BUDGET_MS: 600_000, KNOWLEDGE_INDEX_MAX_PAGES: 1_000_000 });
     const indexMs = Date.now() - started;
 
     // Every answer phrase names exactly one passage or memory.

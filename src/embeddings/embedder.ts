@@ -5,8 +5,11 @@
 export interface Embedder {
   /** Stored with every vector; a vector of another model is re-embedded, never compared. */
   readonly model: string;
-  /** Vectors are embedded as passages or as queries (the offline encoder treats both alike). */
-  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+  /**
+   * Vectors are embedded as passages or as queries (the offline encoder treats both alike). `background` work (the
+   * indexer's) waits behind `interactive` work (a search's query) where the embedder runs on the CPU pool.
+   */
+  embed(texts: string[], signal?: AbortSignal, priority?: 'interactive' | 'background'): Promise<number[][]>;
   /** False while a remote embedder is known to be failing (calls fail fast then); optional work can wait. */
   available(): boolean;
 }

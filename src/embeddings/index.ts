@@ -10,9 +10,14 @@ const cache = new Map<string, Embedder>();
 
 /**
  * The embedder the settings name, one per distinct setting in the process: the OpenAI-compatible endpoint when
- * `EMBEDDINGS_URL` is set, else the offline Universal Sentence Encoder (loaded once, on first use).
+ * `EMBEDDINGS_URL` is set, else the offline Universal Sentence Encoder (run in the CPU pool, loaded there on first use).
  */
-export function embedderFor(config: Pick<Config, 'EMBEDDINGS_URL' | 'EMBEDDINGS_MODEL' | 'EMBEDDINGS_API_KEY' | 'EMBEDDINGS_TIMEOUT_MS'>): Embedder {
+export function embedderFor(
+  config: Pick<
+    Config,
+    'EMBEDDINGS_URL' | 'EMBEDDINGS_MODEL' | 'EMBEDDINGS_API_KEY' | 'EMBEDDINGS_TIMEOUT_MS' | 'CPU_WORKERS' | 'CPU_WORKER_IDLE_MS' | 'CPU_WORKER_NICE'
+  >,
+): Embedder {
   const key = config.EMBEDDINGS_URL ? `${config.EMBEDDINGS_URL}\n${config.EMBEDDINGS_MODEL}\n${config.EMBEDDINGS_API_KEY ?? ''}` : 'use';
   let embedder = cache.get(key);
   if (!embedder) {
@@ -23,7 +28,7 @@ export function embedderFor(config: Pick<Config, 'EMBEDDINGS_URL' | 'EMBEDDINGS_
           apiKey: config.EMBEDDINGS_API_KEY,
           timeoutMs: config.EMBEDDINGS_TIMEOUT_MS,
         })
-      : new UniversalSentenceEncoder();
+      : new UniversalSentenceEncoder(config);
     cache.set(key, embedder);
   }
   return embedder;

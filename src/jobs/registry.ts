@@ -1,3 +1,4 @@
+import { type Config, loadConfig } from '../config.js';
 import { vacuumAndAnalyze } from '../db/upkeep.js';
 import { purgeFinishedJobs } from './queue.js';
 import type { RecurringJob } from './scheduler.js';
@@ -10,7 +11,8 @@ import { attachmentJobs } from '../areas/attachments/attachments.jobs.js';
 /** What an area contributes to the background: handlers by job kind, and recurring jobs. */
 export interface AreaJobs {
   handlers: Record<string, JobHandler>;
-  recurring?: RecurringJob[];
+  /** Recurring jobs, or a function of the settings when their period is one. */
+  recurring?: RecurringJob[] | ((config: Config) => RecurringJob[]);
 }
 
 /** The queue's own upkeep: finished jobs are kept a week (failed ones four), then deleted. */
@@ -36,7 +38,11 @@ const databaseUpkeep: AreaJobs = {
 
 const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs];
 
-export function collectJobs(list: AreaJobs[] = areas) {
+/**
+ * Every handler by kind, and the recurring jobs under `config` (the runtime's settings; the defaults when none is
+ * given, never the process environment).
+ */
+export function collectJobs(list: AreaJobs[] = areas, config: Config = loadConfig({})) {
   const handlers = new Map<string, JobHandler>();
   const recurring: RecurringJob[] = [];
   for (const area of list) {
@@ -44,7 +50,8 @@ export function collectJobs(list: AreaJobs[] = areas) {
       if (handlers.has(kind)) throw new Error(`Two handlers for job kind ${kind}`);
       handlers.set(kind, handler);
     }
-    recurring.push(...(area.recurring ?? []));
+    const own = typeof area.recurring === 'function' ? area.recurring(config) : area.recurring;
+    recurring.push(...(own ?? []));
   }
   return { handlers, recurring };
 }

@@ -11,7 +11,7 @@ interface Logger {
 
 /** Starts a worker (running `concurrency` jobs at once) and the recurring-job scheduler; returns how to stop both. */
 export function startBackground(db: Db, env: ServiceEnv, concurrency: number, log: Logger) {
-  const { handlers, recurring } = collectJobs();
+  const { handlers, recurring } = collectJobs(undefined, env.config);
   const worker = new Worker({ db, env, handlers, concurrency, log });
   const scheduler = new Scheduler(db, recurring, (err) => log.error({ err }, 'recurring job enqueue failed'));
   worker.start();

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { ServiceEnv } from '../context.js';
 import type { Db } from '../db/index.js';
 import { newId } from '../ids.js';
@@ -94,6 +95,8 @@ export class Worker {
   private async run() {
     const kinds = [...this.options.handlers.keys()];
     while (this.running) {
+      // A turn for requests between jobs: claims and job starts never run back to back on this thread.
+      await yieldToRequests();
       if (this.active.size >= this.options.concurrency) {
         await Promise.race(this.active);
         continue;

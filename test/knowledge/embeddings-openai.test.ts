@@ -7,7 +7,7 @@ import { embedderFor } from '../../src/embeddings/index.js';
 import { OpenAiEmbedder } from '../../src/embeddings/openai.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
-import { callTool, createPage, createSpace, indexNow, knowledgeSearch } from './helpers.js';
+import { callTool, createPage, createSpace, indexNow, knowledgeSearch, unbounded } from './helpers.js';
 
 /**
  * The OpenAI-compatible path against a fake server on 127.0.0.1 that speaks the protocol: `POST /v1/embeddings`
@@ -115,7 +115,7 @@ describe('OpenAI-compatible embeddings', () => {
   it('re-embeds pages and memories when the model changes', async () => {
     seen.length = 0;
     const other = embedderFor({ ...t.config, EMBEDDINGS_MODEL: 'fake-embed-2' });
-    const outcome = await runIndexer(t.database.db, other);
+    const outcome = await runIndexer(t.database.db, other, unbounded(t.config));
     expect(outcome).toMatchObject({ pages: 1, memories: 2, embedded: true });
     expect(new Set(seen.map((s) => s.model))).toEqual(new Set(['fake-embed-2']));
     const models = await t.database.db.selectFrom('memories').select('embeddingModel').where('workspaceId', '=', ws).execute();

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Config } from '../../src/config.js';
 import { embedderFor } from '../../src/embeddings/index.js';
 import { runIndexer } from '../../src/areas/knowledge/knowledge.indexer.js';
 import type { TestApp } from '../helpers/app.js';
@@ -16,8 +17,11 @@ export async function createPage(t: TestApp, user: TestUser, workspaceId: string
   return res.body.data.id as string;
 }
 
-/** Runs the background indexer once, as the recurring job does. */
-export const indexNow = (t: TestApp) => runIndexer(t.database.db, embedderFor(t.config));
+/** Settings for one indexer run that goes on until nothing is stale (the job's own run is bounded). */
+export const unbounded = (config: Config): Config => ({ ...config, KNOWLEDGE_INDEX_BUDGET_MS: 600_000, KNOWLEDGE_INDEX_MAX_PAGES: 1_000_000 });
+
+/** Runs the background indexer until every page is indexed, as successive runs of the recurring job do. */
+export const indexNow = (t: TestApp) => runIndexer(t.database.db, embedderFor(t.config), unbounded(t.config));
 
 export function knowledgeSearch(t: TestApp, user: TestUser, workspaceId: string, query: string, extra: Record<string, string> = {}) {
   return t.request({ url: '/api/v1/knowledge/search', token: user.token, query: { workspaceId, query, ...extra } });

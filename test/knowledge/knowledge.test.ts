@@ -3,6 +3,7 @@ import { knowledgeJobs, KNOWLEDGE_INDEX_JOB } from '../../src/areas/knowledge/kn
 import type { ServiceEnv } from '../../src/context.js';
 import { USE_MODEL } from '../../src/embeddings/index.js';
 import { enqueue, getJob } from '../../src/jobs/queue.js';
+import { collectJobs } from '../../src/jobs/registry.js';
 import { Worker } from '../../src/jobs/worker.js';
 import { createTestApp, siblingApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
@@ -100,7 +101,9 @@ describe('indexing pages', () => {
       .execute();
     expect(rows.length).toBeGreaterThanOrEqual(4);
     for (const r of rows) expect(r).toMatchObject({ embeddingModel: USE_MODEL, embeddingDims: 512 });
-    expect(knowledgeJobs.recurring).toEqual([{ kind: KNOWLEDGE_INDEX_JOB, everyMs: 5000 }]);
+    // Its period comes from the runtime's settings, not from the process environment.
+    expect(collectJobs([knowledgeJobs], t.config).recurring).toEqual([{ kind: KNOWLEDGE_INDEX_JOB, everyMs: 5000 }]);
+    expect(collectJobs([knowledgeJobs], { ...t.config, KNOWLEDGE_INDEX_EVERY_MS: 1234 }).recurring).toEqual([{ kind: KNOWLEDGE_INDEX_JOB, everyMs: 1234 }]);
     // Nothing is stale now: a second run indexes nothing.
     expect(await indexNow(t)).toMatchObject({ pages: 0, passages: 0 });
   });
@@ -229,7 +232,8 @@ describe('memories in knowledge search', () => {
 describe('catch-up', () => {
   it('indexes a just-written page of the workspace before searching when KNOWLEDGE_CATCHUP_PAGES > 0', async () => {
     const id = await createPage(t, editor, ws, handbook, 'Parking', 'Visitors park in the underground garage on level minus two.');
-    const sibling = await siblingApp(t, {}, { KNOWLEDGE_CATCHUP_PAGES: 3 });
+    // A generous wait: the pool thread may have to load the model again on a slow machine.
+    const sibling = await siblingApp(t, {}, { KNOWLEDGE_CATCHUP_PAGES: 3, KNOWLEDGE_CATCHUP_WAIT_MS: 60_000 });
     try {
       const res = await sibling.request({ url: '/api/v1/knowledge/search', token: viewer.token, query: { workspaceId: ws, query: 'where do visitors park' } });
       expect(res.status).toBe(200);

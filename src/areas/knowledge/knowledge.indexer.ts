@@ -1,6 +1,9 @@
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import type { Embedder } from '../../embeddings/index.js';
-import { chunkDocument, embeddingText, type Passage } from './knowledge.chunk.js';
+import { type CpuPriority, runCpuTask } from '../../workers/pool.js';
+import { embeddingText, type Passage } from './knowledge.chunk.js';
 import { knowledgeRepo, type StalePage } from './knowledge.repo.js';
 import { vectorStorage } from './knowledge.storage.js';
 
@@ -16,10 +19,30 @@ export interface IndexOutcome {
   embedded: boolean;
 }
 
-/** The passages of a page; a page with no text keeps one passage, its title, so it can still be found. */
-function passagesOf(page: StalePage): Passage[] {
-  const passages = chunkDocument(page.content);
-  return passages.length ? passages : [{ headingPath: '', content: page.title, wordCount: page.title.split(/\s+/).filter(Boolean).length }];
+/** What the indexer needs of the settings: the CPU pool it chunks and embeds on, and how much one run may take. */
+export type IndexerSettings = Pick<
+  Config,
+  'CPU_WORKERS' | 'CPU_WORKER_IDLE_MS' | 'CPU_WORKER_NICE' | 'KNOWLEDGE_INDEX_MAX_PAGES' | 'KNOWLEDGE_INDEX_BUDGET_MS'
+>;
+
+/** How an indexing call runs: its log, a signal that stops it, and its place on the CPU pool (default background). */
+export interface IndexRun {
+  log?: Logger;
+  signal?: AbortSignal;
+  priority?: CpuPriority;
+}
+
+/** The passages of each page, cut on the CPU pool; a page with no text keeps one passage, its title, so it can still be found. */
+async function passagesOf(settings: IndexerSettings, pages: StalePage[], run: IndexRun): Promise<Passage[][]> {
+  const cut = await runCpuTask(
+    settings,
+    'chunkDocuments',
+    pages.map((p) => p.content),
+    { signal: run.signal, priority: run.priority },
+  );
+  return pages.map((page, i) =>
+    cut[i].length ? cut[i] : [{ headingPath: '', content: page.title, wordCount: page.title.split(/\s+/).filter(Boolean).length }],
+  );
 }
 
 /**
@@ -27,14 +50,16 @@ function passagesOf(page: StalePage): Passage[] {
  * transaction. If the embedder fails the passages are stored without vectors (searchable by words) and the pages
  * stay stale for the next run. A page purged meanwhile is skipped.
  */
-export async function indexPages(db: Db, embedder: Embedder, pages: StalePage[], log?: Logger, signal?: AbortSignal): Promise<IndexOutcome> {
+export async function indexPages(db: Db, embedder: Embedder, settings: IndexerSettings, pages: StalePage[], run: IndexRun = {}): Promise<IndexOutcome> {
+  const { log, signal, priority = 'background' } = run;
   const storage = await vectorStorage(db);
-  const chunks = pages.map((page) => ({ page, passages: passagesOf(page) }));
+  const cut = await passagesOf(settings, pages, run);
+  const chunks = pages.map((page, i) => ({ page, passages: cut[i] }));
   const texts = chunks.flatMap(({ page, passages }) => passages.map((p) => embeddingText(page.title, p.headingPath, p.content)));
   let vectors: Array<number[] | null>;
   let embedded = true;
   try {
-    vectors = texts.length ? await embedder.embed(texts, signal) : [];
+    vectors = texts.length ? await embedder.embed(texts, signal, priority) : [];
   } catch (err) {
     signal?.throwIfAborted();
     log?.error({ err }, 'embedding page passages failed; stored for full-text search only');
@@ -67,6 +92,7 @@ export async function embedStaleMemories(db: Db, embedder: Embedder, limit: numb
   const vectors = await embedder.embed(
     rows.map((r) => memoryEmbeddingText(r.content, r.tags)),
     signal,
+    'background',
   );
   for (const [i, r] of rows.entries()) await knowledgeRepo.setMemoryEmbedding(db, storage, r.workspaceId, r.id, vectors[i], embedder.model);
   return rows.length;
@@ -77,27 +103,43 @@ export function memoryEmbeddingText(content: string, tags: string[]): string {
   return tags.length ? `${tags.join(', ')}\n${content}` : content;
 }
 
-/** Pages per batch; a run goes on batch after batch until nothing is stale or its time is up. */
-const BATCH_PAGES = 20;
+/** Pages per batch: one transaction each, then the event loop gets a turn (on PGlite the database shares this thread). */
+const BATCH_PAGES = 5;
+/** Memories embedded per run, at most. */
+const MEMORIES_PER_RUN = 50;
 
-/** One run of the background indexer: stale pages of every workspace, then stale memories, for up to `budgetMs`. */
-export async function runIndexer(db: Db, embedder: Embedder, opts: { budgetMs?: number; log?: Logger; signal?: AbortSignal } = {}): Promise<IndexOutcome> {
-  const deadline = Date.now() + (opts.budgetMs ?? 20_000);
+/**
+ * One run of the background indexer: stale pages of every workspace, then stale memories. A run is bounded, at most
+ * KNOWLEDGE_INDEX_MAX_PAGES pages and KNOWLEDGE_INDEX_BUDGET_MS, and yields to requests between batches; what is
+ * left waits for the next run.
+ */
+export async function runIndexer(
+  db: Db,
+  embedder: Embedder,
+  settings: IndexerSettings,
+  opts: { log?: Logger; signal?: AbortSignal } = {},
+): Promise<IndexOutcome> {
+  const deadline = Date.now() + settings.KNOWLEDGE_INDEX_BUDGET_MS;
   const total: IndexOutcome = { pages: 0, passages: 0, memories: 0, embedded: true };
-  while (Date.now() < deadline && !opts.signal?.aborted) {
-    const stale = await knowledgeRepo.stalePages(db, embedder.model, { limit: BATCH_PAGES });
+  const inTime = () => Date.now() < deadline && !opts.signal?.aborted;
+  let attempted = 0;
+  while (inTime() && attempted < settings.KNOWLEDGE_INDEX_MAX_PAGES) {
+    const limit = Math.min(BATCH_PAGES, settings.KNOWLEDGE_INDEX_MAX_PAGES - attempted);
+    const stale = await knowledgeRepo.stalePages(db, embedder.model, { limit });
     if (!stale.length) break;
-    const outcome = await indexPages(db, embedder, stale, opts.log, opts.signal);
+    attempted += stale.length;
+    const outcome = await indexPages(db, embedder, settings, stale, opts);
     total.pages += outcome.pages;
     total.passages += outcome.passages;
     if (!outcome.embedded) {
       total.embedded = false;
       break; // the embedder is down: try again on the next run rather than spin
     }
+    await yieldToRequests();
   }
-  if (total.embedded && Date.now() < deadline && !opts.signal?.aborted) {
+  if (total.embedded && inTime()) {
     try {
-      total.memories = await embedStaleMemories(db, embedder, 200, opts.signal);
+      total.memories = await embedStaleMemories(db, embedder, MEMORIES_PER_RUN, opts.signal);
     } catch (err) {
       opts.signal?.throwIfAborted();
       opts.log?.error({ err }, 'embedding memories failed');

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import { newId } from '../../ids.js';
-import { readableSpaceIds } from '../spaces/spaces.policy.js';
+import { readableSpaceIds } from '../spaces/spaces.access.js';
 import type { Passage } from './knowledge.chunk.js';
 import { similaritySql, type VectorStorage, vectorValue } from './knowledge.storage.js';
 

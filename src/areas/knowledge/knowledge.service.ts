@@ -83,14 +83,47 @@ export async function knowledgeSearch(ctx: Ctx, input: z.infer<typeof KnowledgeS
   const actor = requireActor(ctx);
   await requireWorkspaceRole(ctx, input.workspaceId, 'viewer');
   const embedder = embedderOf(ctx);
-  await catchUp(ctx, embedder, input.workspaceId);
+  await waitAtMost(ctx.env.config.KNOWLEDGE_CATCHUP_WAIT_MS, catchUp(ctx, embedder, input.workspaceId));
   const scope: Scope = { workspaceId: input.workspaceId, userId: actor.userId, pages: true, memories: true };
   return { results: await retrieve(ctx.db, embedder, scope, input.query, input.limit, input.mode, ctx.log) };
 }
 
-async function catchUp(ctx: Ctx, embedder: Embedder, workspaceId: string) {
+/**
+ * Waits for `work` (which never rejects) up to `ms`: a search answers from what is indexed rather than wait long for
+ * a slow catch-up, which goes on.
+ */
+async function waitAtMost(ms: number, work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The catch-up running for a workspace of a database in this process: concurrent searches of a workspace share one. */
+const catchingUp = new WeakMap<Db, Map<string, Promise<void>>>();
+
+/**
+ * Indexes a few stale pages of the workspace before a search. Searches that arrive while one runs wait for that one
+ * instead of each indexing the same pages again (a burst of searches would otherwise queue one embedding batch
+ * each on the CPU pool).
+ */
+function catchUp(ctx: Ctx, embedder: Embedder, workspaceId: string): Promise<void> {
   const max = ctx.env.config.KNOWLEDGE_CATCHUP_PAGES;
-  if (max <= 0 || !embedder.available()) return;
-  const stale = await knowledgeRepo.stalePages(ctx.db, embedder.model, { workspaceId, limit: max });
-  if (stale.length) await indexPages(ctx.db, embedder, stale, ctx.log);
+  if (max <= 0 || !embedder.available()) return Promise.resolve();
+  const key = `${embedder.model}\n${workspaceId}`;
+  const ofDb = catchingUp.get(ctx.db) ?? new Map<string, Promise<void>>();
+  catchingUp.set(ctx.db, ofDb);
+  const running = ofDb.get(key);
+  if (running) return running;
+  const started = (async () => {
+    const stale = await knowledgeRepo.stalePages(ctx.db, embedder.model, { workspaceId, limit: max });
+    // A search waits for it: its embedding goes before the background indexer's.
+    if (stale.length) await indexPages(ctx.db, embedder, ctx.env.config, stale, { log: ctx.log, priority: 'interactive' });
+  })()
+    .catch((err) => ctx.log.warn({ err }, 'knowledge catch-up indexing failed; the background job retries'))
+    .finally(() => ofDb.delete(key));
+  ofDb.set(key, started);
+  return started;
 }

@@ -17,11 +17,12 @@ export function registerWorker(program: Command) {
         console.error('kb worker needs DATABASE_URL: with the embedded database, workers run inside `kb serve` / `npm start` (WORKERS setting).');
         process.exit(1);
       }
-      const [{ openConfiguredDatabase }, { migrateToLatest }, { createServiceEnv }, { startBackground }] = await Promise.all([
+      const [{ openConfiguredDatabase }, { migrateToLatest }, { createServiceEnv }, { startBackground }, { closeCpuPool }] = await Promise.all([
         import('../database.js'),
         import('../../db/index.js'),
         import('../../env.js'),
         import('../../jobs/runtime.js'),
+        import('../../workers/pool.js'),
       ]);
       const database = await openConfiguredDatabase(config);
       await migrateToLatest(database.db);
@@ -29,6 +30,7 @@ export function registerWorker(program: Command) {
       const background = startBackground(database.db, createServiceEnv(config), Math.max(1, config.WORKERS), log);
       const stop = async () => {
         await background.stop();
+        await closeCpuPool();
         await database.close();
         process.exit(0);
       };

@@ -1,0 +1,53 @@
+/**
+ * The CPU pool's side: what runs in a worker thread, never on the request thread. Each task takes and returns plain
+ * data (it crosses threads by structured clone). An AppError thrown here travels back as `{ appError }` so the
+ * request thread can answer it with its code and details (a thrown Error keeps only its message across threads).
+ */
+import { setPriority } from 'node:os';
+import { workerData } from 'piscina';
+import { chunkDocument, type Passage } from '../areas/knowledge/knowledge.chunk.js';
+import { embedWithEncoder } from '../embeddings/use-model.js';
+import { type DocJson, documentToMarkdown, markdownToDocument } from '../editor/index.js';
+import { AppError, type ErrorCode, type ErrorDetails } from '../errors.js';
+
+/**
+ * A pool thread runs at a lower CPU priority, CPU_WORKER_NICE (Linux nice values are per thread): when the cores are
+ * busy, the request thread (and PGlite on it) is served first, and embedding takes what is left.
+ */
+try {
+  const nice = Number((workerData as { nice?: number } | null)?.nice ?? 0);
+  if (nice > 0) setPriority(nice);
+} catch {
+  // not permitted here (some containers): the thread runs at the process's priority
+}
+
+export const cpuTasks = {
+  /** Universal Sentence Encoder vectors (the model loads in this thread on first use and lives as long as it). */
+  embed: (texts: string[]): Promise<number[][]> => embedWithEncoder(texts),
+  /** The passages of each page content, for the knowledge indexer. */
+  chunkDocuments: (contents: unknown[]): Passage[][] => contents.map((content) => chunkDocument(content)),
+  markdownToDocument: (markdown: string): DocJson => markdownToDocument(markdown),
+  documentToMarkdown: (doc: unknown): string => documentToMarkdown(doc),
+};
+
+export type CpuTasks = typeof cpuTasks;
+export type CpuTaskName = keyof CpuTasks;
+
+export interface CpuTaskRequest {
+  task: CpuTaskName;
+  input: unknown;
+}
+
+export type CpuTaskReply = { value: unknown } | { appError: { code: ErrorCode; message: string; details: ErrorDetails; status: number } };
+
+/** The worker's entry point (piscina calls the default export with each task). */
+export default async function runCpuTask({ task, input }: CpuTaskRequest): Promise<CpuTaskReply> {
+  const fn = cpuTasks[task] as (input: unknown) => unknown;
+  if (typeof fn !== 'function') throw new Error(`unknown CPU task ${String(task)}`);
+  try {
+    return { value: await fn(input) };
+  } catch (err) {
+    if (err instanceof AppError) return { appError: { code: err.code, message: err.message, details: err.details, status: err.status } };
+    throw err;
+  }
+}

@@ -1,0 +1,39 @@
+import type { DocJson } from '../editor/index.js';
+import { documentToMarkdown, markdownToDocument } from '../editor/index.js';
+import { type CpuPoolSettings, runCpuTask } from './pool.js';
+
+/**
+ * Inputs from this size (bytes of Markdown, or about that much document) are converted on the CPU pool; smaller ones
+ * inline, where a conversion costs less than the trip to another thread.
+ */
+export const OFFLOAD_MIN_BYTES = 64 * 1024;
+
+/** Markdown → document JSON, off the request thread when the Markdown is large. */
+export function markdownToDocumentOffThread(settings: CpuPoolSettings, markdown: string): Promise<DocJson> {
+  if (markdown.length < OFFLOAD_MIN_BYTES / 4 || Buffer.byteLength(markdown) < OFFLOAD_MIN_BYTES) return Promise.resolve(markdownToDocument(markdown));
+  return runCpuTask(settings, 'markdownToDocument', markdown);
+}
+
+/** Document → Markdown, off the request thread when the document is large. */
+export async function documentToMarkdownOffThread(settings: CpuPoolSettings, doc: unknown): Promise<string> {
+  return atLeast(doc, OFFLOAD_MIN_BYTES) ? runCpuTask(settings, 'documentToMarkdown', doc) : documentToMarkdown(doc);
+}
+
+/**
+ * Whether a document JSON holds about `bytes` or more (its text, plus a little per node), without serialising it:
+ * the walk stops as soon as the answer is yes, so a small document costs a few steps and a large one no more than
+ * `bytes` worth of nodes.
+ */
+export function atLeast(doc: unknown, bytes: number): boolean {
+  let size = 0;
+  const stack: unknown[] = [doc];
+  while (stack.length) {
+    const node = stack.pop();
+    if (!node || typeof node !== 'object') continue;
+    const { text, content } = node as { text?: unknown; content?: unknown };
+    size += 24 + (typeof text === 'string' ? text.length : 0);
+    if (size >= bytes) return true;
+    if (Array.isArray(content)) for (const child of content) stack.push(child);
+  }
+  return false;
+}
