@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /** Every setting of the service, with its default. The only reader of process.env. */
@@ -20,6 +22,19 @@ const ConfigSchema = z.object({
     .default(7 * 24 * 3600),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_WINDOW_S: z.coerce.number().int().positive().default(60),
+  /** Login and signup attempts per client address per window, whatever credentials are sent. */
+  AUTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(30),
+  /** Login and signup attempts naming one email per window, from any address. */
+  AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().positive().default(10),
+  AUTH_RATE_LIMIT_WINDOW_S: z.coerce.number().int().positive().default(60),
+  /** Active (unrevoked) API keys one user may hold. */
+  MAX_API_KEYS_PER_USER: z.coerce.number().int().positive().default(50),
+  /** Largest body on routes that carry no content (auth, API keys, users, workspaces and members, spaces, groups). */
+  SMALL_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -62,6 +77,19 @@ const ConfigSchema = z.object({
     .positive()
     .default(2 * 1024 * 1024),
   RESEARCH_GIT_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  /** Research: a clone growing past this many bytes on disk is stopped (the repository source then fails). */
+  RESEARCH_CLONE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(200 * 1024 * 1024),
+  /** Research: comma-separated CIDR ranges (`10.1.0.0/16,127.0.0.1/32`) clones and web fetches may reach although private. */
+  RESEARCH_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .refine((v) => v.split(',').every((c) => !c.trim() || ipaddr.isValidCIDR(c.trim())), 'must be comma-separated CIDR ranges'),
+  /** The search path for the programs the service runs (git, ssh): read here, so nothing else reads process.env. */
+  PATH: z.string().default('/usr/local/bin:/usr/bin:/bin'),
   /** Embeddings: an OpenAI-compatible API base (…/v1; `POST {url}/embeddings`); unset, the offline Universal Sentence Encoder is used. */
   EMBEDDINGS_URL: z.string().url().optional(),
   EMBEDDINGS_MODEL: z.string().max(200).default('text-embedding-3-small'),
@@ -71,6 +99,23 @@ const ConfigSchema = z.object({
   KNOWLEDGE_INDEX_EVERY_MS: z.coerce.number().int().positive().default(5_000),
   /** Knowledge: stale pages of the caller's workspace indexed inline by a search before it runs (0: leave it to the job). */
   KNOWLEDGE_CATCHUP_PAGES: z.coerce.number().int().min(0).max(50).default(3),
+  /** Knowledge: most pages one run of the background indexer takes on (the next run, KNOWLEDGE_INDEX_EVERY_MS later, does the rest). */
+  /** Knowledge: longest a search waits for its catch-up indexing before it answers from what is indexed (the catch-up goes on). */
+  KNOWLEDGE_CATCHUP_WAIT_MS: z.coerce.number().int().min(0).default(1_000),
+  KNOWLEDGE_INDEX_MAX_PAGES: z.coerce.number().int().positive().default(100),
+  /** Knowledge: milliseconds one run of the background indexer may go on before it leaves the rest to the next run. */
+  KNOWLEDGE_INDEX_BUDGET_MS: z.coerce.number().int().positive().default(2_000),
+  /** Threads of the CPU pool (embedding, big Markdown conversions) beside the request thread; default: cores − 1, 1 to 4. */
+  CPU_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(Math.max(1, Math.min(4, availableParallelism() - 1))),
+  /** Milliseconds a CPU pool thread stays idle before it exits (and frees the embedding model it holds). */
+  CPU_WORKER_IDLE_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Nice value of CPU pool threads (Linux, per thread; 0 to 19): higher leaves the cores to requests when they are busy. */
+  CPU_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

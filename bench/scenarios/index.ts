@@ -1,6 +1,9 @@
+import { mixedLoad } from './mixed-load.js';
+import { pageTree } from './page-tree.js';
+import { pageWrites } from './page-writes.js';
 import { pagesScenario } from './pages.js';
 import type { Scenario } from './types.js';
 import { workspaceRead } from './workspace-read.js';
 
 /** Every scenario `npm run bench` knows; later areas add theirs here. */
-export const SCENARIOS: Scenario[] = [workspaceRead, pagesScenario];
+export const SCENARIOS: Scenario[] = [workspaceRead, pagesScenario, pageWrites, pageTree, mixedLoad];

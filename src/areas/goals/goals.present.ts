@@ -1,28 +1,11 @@
-import type { GoalHorizon } from '../../db/tables/goals.js';
-import type { TaskPriority, TaskStatus } from '../../db/tables/tasks.js';
+import type { Selectable } from 'kysely';
+import type { GoalTable } from '../../db/tables/goals.js';
+import type { TaskTable } from '../../db/tables/tasks.js';
 
-export interface GoalRecord {
-  id: string;
-  workspaceId: string;
-  spaceId: string | null;
-  title: string;
-  description: string | null;
-  horizon: GoalHorizon;
-  keywords: string[];
-  taskCount: number;
-  completedTaskCount: number;
-  progress: number;
-  createdBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A goal row with the task counts its query adds. */
+export type GoalRecord = Selectable<GoalTable> & { taskCount: number; completedTaskCount: number; progress: number };
 
-export interface GoalTaskRecord {
-  id: string;
-  title: string;
-  status: TaskStatus;
-  priority: TaskPriority | null;
-}
+export type GoalTaskRecord = Pick<Selectable<TaskTable>, 'id' | 'title' | 'status' | 'priority'>;
 
 /** The goal; `tasks` only when they were asked for. */
 export function presentGoal(row: GoalRecord, tasks?: GoalTaskRecord[]) {

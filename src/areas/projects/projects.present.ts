@@ -1,15 +1,8 @@
-export interface ProjectRecord {
-  id: string;
-  workspaceId: string;
-  spaceId: string | null;
-  name: string;
-  description: string | null;
-  archivedAt: Date | null;
-  taskCount: number;
-  createdBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import type { Selectable } from 'kysely';
+import type { ProjectTable } from '../../db/tables/tasks.js';
+
+/** A project row with the task count its query adds. */
+export type ProjectRecord = Selectable<ProjectTable> & { taskCount: number };
 
 export function presentProject(row: ProjectRecord) {
   return {

@@ -1,9 +1,10 @@
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { sql } from 'kysely';
 import { type Ctx, requireActor } from '../../context.js';
 import { compiledOnce } from '../../db/compiled.js';
 import type { Db } from '../../db/index.js';
 import { forbidden, notFound } from '../../errors.js';
 import { type Role, roleAtLeast } from '../workspaces/workspaces.policy.js';
+import { spaceRankSql } from './spaces.access.js';
 
 /**
  * Roles inside a space: a workspace admin is admin in every space. Otherwise the caller's space role (direct, or
@@ -19,22 +20,7 @@ export interface SpaceRef {
   name: string;
 }
 
-/** A role's rank in SQL (1 viewer, 2 editor, 3 admin), for `max()` over several grants. */
-export const roleRankSql = (column: Expression<string>) => sql<number>`case ${column} when 'admin' then 3 when 'editor' then 2 when 'viewer' then 1 end`;
-
 const ROLE_OF_RANK: Record<number, Role> = { 1: 'viewer', 2: 'editor', 3: 'admin' };
-
-/**
- * The highest space role the user holds in space `spaceRef` (a column reference), directly or through a group,
- * as a rank (null for none). Stale grants of users who left the workspace are ignored by the callers, which
- * require workspace membership first.
- */
-export function spaceRankSql(spaceRef: Expression<string>, workspaceId: string, userId: string) {
-  return sql<number | null>`(select max(${roleRankSql(sql.ref('sm.role'))}) from space_members sm
-    where sm.space_id = ${spaceRef} and sm.workspace_id = ${workspaceId}
-      and (sm.user_id = ${userId}
-        or sm.group_id in (select gm.group_id from group_members gm where gm.user_id = ${userId} and gm.workspace_id = ${workspaceId})))`;
-}
 
 /** The effective role from the workspace role and the space rank; null when the space is invisible. */
 export function effectiveSpaceRole(workspaceRole: Role | null, spaceRank: number | null, visibility: 'public' | 'private'): Role | null {
@@ -70,25 +56,4 @@ export async function requireSpaceRole(ctx: Ctx, workspaceId: string, spaceId: s
   if (!role) throw notFound('Space', spaceId);
   if (!roleAtLeast(role, min)) throw forbidden(`Your role in this space (${role}) is not enough; ${min} is needed`, { spaceId, role, required: min });
   return { role, space: { id: row.spaceId, workspaceId, visibility: row.visibility, name: row.name } };
-}
-
-/**
- * The ids of the workspace's spaces the user may read, as a subquery for use inside SQL:
- * `.where('pages.spaceId', 'in', readableSpaceIds(db, ws, user))`. Empty for a non-member.
- */
-export function readableSpaceIds(db: Db, workspaceId: string, userId: string) {
-  return db
-    .selectFrom('spaces as rs')
-    .select('rs.id')
-    .where('rs.workspaceId', '=', workspaceId)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('workspaceMembers as rwm')
-          .select(sql`1`.as('one'))
-          .where('rwm.workspaceId', '=', workspaceId)
-          .where('rwm.userId', '=', userId)
-          .where(sql<SqlBool>`(rs.visibility = 'public' or rwm.role = 'admin' or ${spaceRankSql(sql.ref('rs.id'), workspaceId, userId)} is not null)`),
-      ),
-    );
 }

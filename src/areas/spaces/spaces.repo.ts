@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import type { Role } from '../workspaces/workspaces.policy.js';
-import { readableSpaceIds } from './spaces.policy.js';
+import type { Role } from '../../db/tables/spaces.js';
+import { readableSpaceIds } from './spaces.access.js';
 
 const SPACE_COLUMNS = [
   's.id',
@@ -173,6 +173,11 @@ export const spacesRepo = {
       .where((eb) => eb.or([eb('userId', '=', targetId), eb('groupId', '=', targetId)]))
       .executeTakeFirst();
     return Number(res.numDeletedRows);
+  },
+
+  /** Removes every direct space grant of a user in the workspace (they are leaving it). */
+  deleteUserGrants(db: Db, workspaceId: string, userId: string) {
+    return db.deleteFrom('spaceMembers').where('workspaceId', '=', workspaceId).where('userId', '=', userId).execute();
   },
 
   /** Of `userIds`, those who are members of the workspace. */

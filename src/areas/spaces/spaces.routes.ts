@@ -1,5 +1,5 @@
 import { ctxOf } from '../../http/request-context.js';
-import { type AreaRoutes, BEARER } from '../../http/routes.js';
+import { type AreaRoutes, BEARER, recordRoutes } from '../../http/routes.js';
 import { Deleted } from '../../schema.js';
 import {
   SpaceCreateBody,
@@ -30,7 +30,7 @@ import {
   updateSpace,
 } from './spaces.service.js';
 
-export const spacesRoutes: AreaRoutes = (app, deps) => {
+export const spacesRoutes: AreaRoutes = recordRoutes((app, deps) => {
   const tags = ['spaces'];
   const security = BEARER;
   app.get(
@@ -155,4 +155,4 @@ export const spacesRoutes: AreaRoutes = (app, deps) => {
     },
     async (req) => ({ data: await removeSpaceMember(ctxOf(req, deps), req.params.spaceId, req.params.userId, req.query.workspaceId) }),
   );
-};
+});

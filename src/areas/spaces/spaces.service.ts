@@ -6,8 +6,8 @@ import { AppError, alreadyExists, missingRequired, notFound } from '../../errors
 import { newId } from '../../ids.js';
 import { attachmentsRepo } from '../attachments/attachments.repo.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
-import { presentPermission, presentSpace, presentSpaceMembers } from './spaces.present.js';
 import { requireSpaceRole } from './spaces.policy.js';
+import { presentPermission, presentSpace, presentSpaceMembers } from './spaces.present.js';
 import { spacesRepo } from './spaces.repo.js';
 import type { SpaceCreateBody, SpaceMembersAddBody, SpacePermissionBody, SpaceUpdateBody } from './spaces.schema.js';
 

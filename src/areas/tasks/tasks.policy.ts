@@ -2,7 +2,8 @@ import { type RawBuilder, sql } from 'kysely';
 import { type Ctx, requireActor } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import { AppError, validation } from '../../errors.js';
-import { readableSpaceIds, requireSpaceRole } from '../spaces/spaces.policy.js';
+import { readableSpaceIds } from '../spaces/spaces.access.js';
+import { requireSpaceRole } from '../spaces/spaces.policy.js';
 import { assertWorkspaceRole, type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 
 /**

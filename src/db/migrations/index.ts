@@ -14,6 +14,11 @@ import * as m0012 from './0012_search_stats.js';
 import * as m0013 from './0013_workspace_member_count.js';
 import * as m0014 from './0014_attachments_blob_key.js';
 import * as m0015 from './0015_pages_recent.js';
+import * as m0016 from './0016_search_stats_deltas.js';
+import * as m0017 from './0017_history_current_content.js';
+import * as m0018 from './0018_pages_drop_redundant_index.js';
+import * as m0019 from './0019_sync_mime_types.js';
+import * as m0020 from './0020_drop_grants_of_former_members.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +37,9 @@ export const migrations: Record<string, Migration> = {
   '0013_workspace_member_count': m0013,
   '0014_attachments_blob_key': m0014,
   '0015_pages_recent': m0015,
+  '0016_search_stats_deltas': m0016,
+  '0017_history_current_content': m0017,
+  '0018_pages_drop_redundant_index': m0018,
+  '0019_sync_mime_types': m0019,
+  '0020_drop_grants_of_former_members': m0020,
 };

@@ -1,6 +1,7 @@
 import type { CreatedAt, UpdatedAt } from '../types.js';
 
-type Role = 'admin' | 'editor' | 'viewer';
+/** A member's role, in a workspace or a space. */
+export type Role = 'admin' | 'editor' | 'viewer';
 
 export interface SpaceTable {
   id: string;
