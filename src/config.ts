@@ -101,7 +101,7 @@ const ConfigSchema = z.object({
   KNOWLEDGE_CATCHUP_PAGES: z.coerce.number().int().min(0).max(50).default(3),
   /** Knowledge: most pages one run of the background indexer takes on (the next run, KNOWLEDGE_INDEX_EVERY_MS later, does the rest). */
   /** Knowledge: longest a search waits for its catch-up indexing before it answers from what is indexed (the catch-up goes on). */
-  KNOWLEDGE_CATCHUP_WAIT_MS: z.coerce.number().int().min(0).default(1_000),
+  KNOWLEDGE_CATCHUP_WAIT_MS: z.coerce.number().int().min(0).default(200),
   KNOWLEDGE_INDEX_MAX_PAGES: z.coerce.number().int().positive().default(100),
   /** Knowledge: milliseconds one run of the background indexer may go on before it leaves the rest to the next run. */
   KNOWLEDGE_INDEX_BUDGET_MS: z.coerce.number().int().positive().default(2_000),

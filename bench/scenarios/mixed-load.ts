@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,13 +99,12 @@ async function quietMode(target: Target): Promise<Mode> {
 const rssMb = () => process.memoryUsage().rss / MB;
 
 /**
- * The service as `npm start` runs it (the build in dist/ when there is one, else the TypeScript source through tsx),
+ * The service as `npm start` runs it (`bin/start.js`: the build in dist/, rebuilt first when the source is newer),
  * started on its own, left idle, then its resident memory read. For PGlite, the engine's own floor too: a process
  * that only opens and migrates a database.
  */
 async function idleRss(target: Target, settleMs: number): Promise<{ service: number; floor?: number; how: string }> {
-  const built = existsSync(path.join(ROOT, 'dist/main.js'));
-  const how = built ? 'node dist/main.js' : 'tsx src/main.ts';
+  const how = 'npm start (node bin/start.js: dist/, rebuilt when stale)';
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-mixed-idle-'));
   // The bench's database has pages the indexer may still take on at start: a short idle timeout lets the pool's
   // thread (and the model in it) go before the reading, as it does after CPU_WORKER_IDLE_MS in service.
@@ -119,16 +118,17 @@ async function idleRss(target: Target, settleMs: number): Promise<{ service: num
     CPU_WORKER_IDLE_MS: '2000',
   };
   try {
-    const service = spawn(process.execPath, built ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
+    const service = spawn(process.execPath, ['bin/start.js'], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const serviceRss = await rssWhenIdle(service, /listening on/, settleMs);
     if (target.kind !== 'pglite') return { service: serviceRss, how };
-    const dbModule = built ? './dist/db/index.js' : './src/db/index.ts';
+    // bin/start.js has just brought dist/ up to date.
+    const dbModule = './dist/db/index.js';
     const floorScript = `import { openDatabase, migrateToLatest } from '${dbModule}'; const d = await openDatabase({ dataDir: process.env.DATA_DIR + '/floor' }); await migrateToLatest(d.db); console.log('ready'); setInterval(() => {}, 1000);`;
-    const floor = spawn(process.execPath, [...(built ? [] : ['--import', 'tsx']), '--input-type=module', '-e', floorScript], {
+    const floor = spawn(process.execPath, ['--input-type=module', '-e', floorScript], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

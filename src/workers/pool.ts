@@ -1,4 +1,4 @@
-import type { Piscina, PiscinaTask as Task, TaskQueue } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { CpuTaskName, CpuTaskReply, CpuTaskRequest, CpuTasks } from './cpu-tasks.js';
@@ -6,39 +6,19 @@ import type { CpuTaskName, CpuTaskReply, CpuTaskRequest, CpuTasks } from './cpu-
 /**
  * The CPU pool: worker threads for work too heavy for the request thread (embedding, Markdown over large inputs).
  * Created on first use, not at start; its threads exit after CPU_WORKER_IDLE_MS without work, so an idle service
- * holds no thread and no model. One pool per process: the first caller's settings size it.
+ * holds no thread and no model. One pool per lane per process: the first caller's settings size it.
  */
 export type CpuPoolSettings = Pick<Config, 'CPU_WORKERS' | 'CPU_WORKER_IDLE_MS' | 'CPU_WORKER_NICE'>;
 
-let pool: Promise<Piscina> | null = null;
-
-/** Work someone waits for (a search's query vector) or work that can wait (the indexer's batches). */
+/** Work someone waits for (a search's query vector, a big Markdown conversion) or work that can wait (the indexer's). */
 export type CpuPriority = 'interactive' | 'background';
 
 /**
- * Two lanes, first in first out within each: a waiting interactive task goes before every waiting background task,
- * so a search's query vector waits at most for the batch a thread is already running.
+ * One pool per lane, so a search's query vector never queues behind the indexer's batches: interactive threads run at
+ * the process's priority, background threads at CPU_WORKER_NICE, so requests get the cores first. An idle lane holds
+ * no thread (and no model).
  */
-class TwoLaneQueue implements TaskQueue {
-  private readonly lanes: Task[][] = [[], []];
-  constructor(private readonly optionsKey: symbol) {}
-  get size() {
-    return this.lanes[0].length + this.lanes[1].length;
-  }
-  push(task: Task) {
-    const options = (task as unknown as Record<symbol, { priority?: CpuPriority } | null>)[this.optionsKey];
-    this.lanes[options?.priority === 'background' ? 1 : 0].push(task);
-  }
-  shift(): Task | null {
-    return this.lanes[0].shift() ?? this.lanes[1].shift() ?? null;
-  }
-  remove(task: Task) {
-    for (const lane of this.lanes) {
-      const i = lane.indexOf(task);
-      if (i >= 0) lane.splice(i, 1);
-    }
-  }
-}
+const pools = new Map<CpuPriority, Promise<Piscina>>();
 
 /**
  * From source (tsx, vitest) a thread starts at a small JavaScript entry that registers tsx's loader in that thread;
@@ -49,20 +29,23 @@ function workerEntry(): string {
   return new URL(here.endsWith('.ts') ? './ts-entry.mjs' : './cpu-tasks.js', here).href;
 }
 
-function poolFor(settings: CpuPoolSettings): Promise<Piscina> {
-  pool ??= import('piscina').then(
-    ({ Piscina, queueOptionsSymbol }) =>
-      new Piscina({
-        filename: workerEntry(),
-        minThreads: 0,
-        maxThreads: settings.CPU_WORKERS,
-        idleTimeout: settings.CPU_WORKER_IDLE_MS,
-        // The thread loads what it needs itself; the parent's flags (tsx's loader among them) are not its business.
-        execArgv: [],
-        taskQueue: new TwoLaneQueue(queueOptionsSymbol),
-        workerData: { nice: settings.CPU_WORKER_NICE },
-      }),
-  );
+function poolFor(settings: CpuPoolSettings, priority: CpuPriority): Promise<Piscina> {
+  let pool = pools.get(priority);
+  if (!pool) {
+    pool = import('piscina').then(
+      ({ Piscina }) =>
+        new Piscina({
+          filename: workerEntry(),
+          minThreads: 0,
+          maxThreads: settings.CPU_WORKERS,
+          idleTimeout: settings.CPU_WORKER_IDLE_MS,
+          // The thread loads what it needs itself; the parent's flags (tsx's loader among them) are not its business.
+          execArgv: [],
+          workerData: { nice: priority === 'background' ? settings.CPU_WORKER_NICE : 0 },
+        }),
+    );
+    pools.set(priority, pool);
+  }
   return pool;
 }
 
@@ -73,11 +56,9 @@ export async function runCpuTask<K extends CpuTaskName>(
   input: Parameters<CpuTasks[K]>[0],
   opts: { signal?: AbortSignal; priority?: CpuPriority } = {},
 ): Promise<Awaited<ReturnType<CpuTasks[K]>>> {
-  const piscina = await poolFor(settings);
   const { signal, priority = 'interactive' } = opts;
-  // The queue options ride on a symbol key, which the structured clone to the thread leaves behind.
-  const { queueOptionsSymbol } = await import('piscina');
-  const request: CpuTaskRequest = Object.assign({ task, input }, { [queueOptionsSymbol]: { priority } });
+  const piscina = await poolFor(settings, priority);
+  const request: CpuTaskRequest = { task, input };
   const reply = (await piscina.run(request, signal ? { signal } : {})) as CpuTaskReply;
   if ('appError' in reply) {
     const { code, message, details, status } = reply.appError;
@@ -86,14 +67,16 @@ export async function runCpuTask<K extends CpuTaskName>(
   return reply.value as Awaited<ReturnType<CpuTasks[K]>>;
 }
 
-/** Threads the pool has now (0 before first use and after the idle timeout). */
+/** Threads the pools have now (0 before first use and after the idle timeout). */
 export async function cpuPoolThreads(): Promise<number> {
-  return pool ? (await pool).threads.length : 0;
+  let threads = 0;
+  for (const pool of pools.values()) threads += (await pool).threads.length;
+  return threads;
 }
 
-/** Stops the pool's threads (at shutdown); the next task starts a new pool. */
+/** Stops the pools' threads (at shutdown); the next task starts new pools. */
 export async function closeCpuPool(): Promise<void> {
-  const current = pool;
-  pool = null;
-  if (current) await (await current).destroy();
+  const current = [...pools.values()];
+  pools.clear();
+  for (const pool of current) await (await pool).destroy();
 }

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeCpuPool, cpuPoolThreads } from '../../src/workers/pool.js';
+import { closeCpuPool, cpuPoolThreads, runCpuTask } from '../../src/workers/pool.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 
@@ -92,12 +92,17 @@ describe('the CPU pool', () => {
     expect(entry.body.data.markdown).toBe(read.body.data.markdown);
   });
 
-  it('runs its thread at CPU_WORKER_NICE (Linux), the request thread at the process priority', async () => {
+  it('runs background threads at CPU_WORKER_NICE (Linux), interactive threads and the request thread at the process priority', async () => {
     if (process.platform !== 'linux') return;
     const niceOf = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
-    const nices = readdirSync('/proc/self/task').map(niceOf);
+    const nices = () => readdirSync('/proc/self/task').map(niceOf);
+    expect(t.config.CPU_WORKER_NICE).toBeGreaterThan(0);
+    // The big Markdown above ran on the interactive lane: its thread is at the process priority.
+    expect(nices()).not.toContain(t.config.CPU_WORKER_NICE);
+    const passages = await runCpuTask(t.config, 'chunkDocuments', [{ type: 'doc', content: [] }], { priority: 'background' });
+    expect(passages).toEqual([[]]);
+    expect(nices()).toContain(t.config.CPU_WORKER_NICE);
     expect(niceOf(String(process.pid))).toBe(0);
-    expect(nices).toContain(t.config.CPU_WORKER_NICE);
   });
 
   it('answers an error raised on a pool thread in the error shape with its code', async () => {

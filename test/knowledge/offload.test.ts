@@ -74,7 +74,7 @@ describe('embedding off the request thread', () => {
     expect(res.body.data.results.length).toBe(3);
     expect(res.body.data.results[0].title).toMatch(/^Runbook \d+$/);
     expect(await cpuPoolThreads()).toBeGreaterThan(0);
-    for (let i = 0; i < 100 && (await cpuPoolThreads()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && (await cpuPoolThreads()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await cpuPoolThreads()).toBe(0);
   }, 60_000);
 });

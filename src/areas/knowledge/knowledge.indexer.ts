@@ -38,7 +38,7 @@ async function passagesOf(settings: IndexerSettings, pages: StalePage[], run: In
     settings,
     'chunkDocuments',
     pages.map((p) => p.content),
-    { signal: run.signal, priority: run.priority },
+    { signal: run.signal, priority: run.priority ?? 'background' },
   );
   return pages.map((page, i) =>
     cut[i].length ? cut[i] : [{ headingPath: '', content: page.title, wordCount: page.title.split(/\s+/).filter(Boolean).length }],

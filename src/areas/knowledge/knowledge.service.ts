@@ -119,8 +119,9 @@ function catchUp(ctx: Ctx, embedder: Embedder, workspaceId: string): Promise<voi
   if (running) return running;
   const started = (async () => {
     const stale = await knowledgeRepo.stalePages(ctx.db, embedder.model, { workspaceId, limit: max });
-    // A search waits for it: its embedding goes before the background indexer's.
-    if (stale.length) await indexPages(ctx.db, embedder, ctx.env.config, stale, { log: ctx.log, priority: 'interactive' });
+    // Behind the query vectors of other searches: a search waits at most KNOWLEDGE_CATCHUP_WAIT_MS for it, and this
+    // work must never hold up a query vector (under load that is where a search's p99 came from).
+    if (stale.length) await indexPages(ctx.db, embedder, ctx.env.config, stale, { log: ctx.log, priority: 'background' });
   })()
     .catch((err) => ctx.log.warn({ err }, 'knowledge catch-up indexing failed; the background job retries'))
     .finally(() => ofDb.delete(key));
