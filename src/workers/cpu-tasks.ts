@@ -6,8 +6,9 @@
 import { setPriority } from 'node:os';
 import { workerData } from 'piscina';
 import { chunkDocument, type Passage } from '../areas/knowledge/knowledge.chunk.js';
-import { embedWithEncoder } from '../embeddings/use-model.js';
+import { htmlToText } from '../areas/research/sources/html.js';
 import { type DocJson, documentToMarkdown, markdownToDocument } from '../editor/index.js';
+import { embedWithEncoder } from '../embeddings/use-model.js';
 import { AppError, type ErrorCode, type ErrorDetails } from '../errors.js';
 
 /**
@@ -28,6 +29,8 @@ export const cpuTasks = {
   chunkDocuments: (contents: unknown[]): Passage[][] => contents.map((content) => chunkDocument(content)),
   markdownToDocument: (markdown: string): DocJson => markdownToDocument(markdown),
   documentToMarkdown: (doc: unknown): string => documentToMarkdown(doc),
+  /** The title and readable text of a fetched web page (research). */
+  htmlToText: (html: string): { title: string; text: string } => htmlToText(html),
 };
 
 export type CpuTasks = typeof cpuTasks;

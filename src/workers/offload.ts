@@ -1,3 +1,4 @@
+import { htmlToText } from '../areas/research/sources/html.js';
 import type { DocJson } from '../editor/index.js';
 import { documentToMarkdown, markdownToDocument } from '../editor/index.js';
 import { type CpuPoolSettings, runCpuTask } from './pool.js';
@@ -17,6 +18,12 @@ export function markdownToDocumentOffThread(settings: CpuPoolSettings, markdown:
 /** Document → Markdown, off the request thread when the document is large. */
 export async function documentToMarkdownOffThread(settings: CpuPoolSettings, doc: unknown): Promise<string> {
   return atLeast(doc, OFFLOAD_MIN_BYTES) ? runCpuTask(settings, 'documentToMarkdown', doc) : documentToMarkdown(doc);
+}
+
+/** HTML → title and text (a fetched web page), off the thread when the page is large; background work (research). */
+export function htmlToTextOffThread(settings: CpuPoolSettings, html: string, signal?: AbortSignal): Promise<{ title: string; text: string }> {
+  if (html.length < OFFLOAD_MIN_BYTES / 4 || Buffer.byteLength(html) < OFFLOAD_MIN_BYTES) return Promise.resolve(htmlToText(html));
+  return runCpuTask(settings, 'htmlToText', html, { signal, priority: 'background' });
 }
 
 /**

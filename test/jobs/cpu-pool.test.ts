@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { htmlToText } from '../../src/areas/research/sources/html.js';
+import { htmlToTextOffThread, OFFLOAD_MIN_BYTES } from '../../src/workers/offload.js';
 import { closeCpuPool, cpuPoolThreads, runCpuTask } from '../../src/workers/pool.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
@@ -103,6 +105,16 @@ describe('the CPU pool', () => {
     expect(passages).toEqual([[]]);
     expect(nices()).toContain(t.config.CPU_WORKER_NICE);
     expect(niceOf(String(process.pid))).toBe(0);
+  });
+
+  it('reads a large fetched HTML page (research) on a pool thread, with the same title and text as inline', async () => {
+    const html = `<html><head><title>Deploys</title><script>var x = 1;</script></head><body><main>${'<p>Roll back a bad deploy within <b>five</b> minutes.</p>'.repeat(2000)}</main></body></html>`;
+    expect(html.length).toBeGreaterThan(OFFLOAD_MIN_BYTES);
+    const offThread = await htmlToTextOffThread(t.config, html);
+    expect(offThread).toEqual(htmlToText(html));
+    expect(offThread.title).toBe('Deploys');
+    expect(offThread.text).not.toContain('var x');
+    expect(await cpuPoolThreads()).toBeGreaterThan(0);
   });
 
   it('answers an error raised on a pool thread in the error shape with its code', async () => {

@@ -1,5 +1,5 @@
+import { htmlToTextOffThread } from '../../../workers/offload.js';
 import { type AddressRule, addressRuleOf, BlockedAddressError, guardedGet } from '../research.outbound.js';
-import { htmlToText } from './html.js';
 import { errorText, type FoundDocument, type GatherContext, type SourceOutcome, stopReason } from './source.js';
 
 /** One hit of a web search. */
@@ -71,7 +71,7 @@ async function readResult(hit: WebHit, g: GatherContext, addresses: AddressRule)
   let title = hit.title;
   let text: string;
   if (type.includes('html') || (!type && /^\s*</.test(page.body))) {
-    const parsed = htmlToText(page.body);
+    const parsed = await htmlToTextOffThread(g.config, page.body, g.signal);
     title = title || parsed.title;
     text = parsed.text;
   } else if (type.startsWith('text/') || type.includes('json') || type.includes('markdown')) text = page.body;
