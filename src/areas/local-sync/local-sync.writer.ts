@@ -1,23 +1,19 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index.js';
-import type { SyncContentType, SyncEventType, SyncOrigin, SyncResolution } from '../../db/tables/local-sync.js';
+import type { SyncContentType, SyncEventType, SyncFileTable, SyncOrigin, SyncResolution } from '../../db/tables/local-sync.js';
 import { newId } from '../../ids.js';
 import { CONFLICT_COLUMNS, EVENT_COLUMNS, FILE_COLUMNS, FILE_UPSERT, insertJson, sourceWriterRepo, VERSION_COLUMNS } from './local-sync.writer.repo.js';
 
-/** The current state of a path as the writer tracks it through a batch. */
-export interface PathState {
+/** The current state of a path as the writer tracks it through a batch: the sync_files columns it needs, and more. */
+export type PathState = Pick<
+  Selectable<SyncFileTable>,
+  'contentHash' | 'contentType' | 'size' | 'deleted' | 'version' | 'updatedBy' | 'updatedByConnector' | 'updatedAt'
+> & {
   /** Whether a sync_files row exists (live or tombstone). */
   exists: boolean;
-  contentHash: string | null;
-  contentType: SyncContentType;
-  size: number;
-  deleted: boolean;
-  version: number;
-  updatedBy: string | null;
-  updatedByConnector: string | null;
-  updatedAt: Date;
   /** The open conflict on the path, if any. */
   conflict: OpenConflict | null;
-}
+};
 
 export interface OpenConflict {
   id: string;
