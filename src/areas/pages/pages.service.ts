@@ -6,8 +6,8 @@ import { schema } from '../../editor/index.js';
 import { AppError, gone, notFound, validation } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { documentToMarkdownOffThread } from '../../workers/offload.js';
-import { slugify } from '../spaces/spaces.service.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
+import { slugify } from '../spaces/spaces.service.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { historyRepo } from './history/history.repo.js';
 import { resolveBody } from './pages.content.js';
@@ -109,25 +109,29 @@ async function listFilter(ctx: Ctx, query: PageListInput): Promise<ParentFilter>
   return { kind: 'children', parentId: query.parentId };
 }
 
-export async function listPages(ctx: Ctx, query: PageListInput) {
+/** One page of a list with its total: `read` picks the columns (the full list, or the tree's), `present` shapes a row. */
+async function listedPages<R, P>(
+  ctx: Ctx,
+  query: PageListInput,
+  read: (db: Db, workspaceId: string, spaceId: string, filter: ParentFilter, limit: number, offset: number) => Promise<R[]>,
+  present: (row: R) => P,
+) {
   const { workspaceId, spaceId, limit, page } = query;
   const filter = await listFilter(ctx, query);
   const [rows, total] = await Promise.all([
-    pagesRepo.list(ctx.db, workspaceId, spaceId, filter, limit, (page - 1) * limit),
+    read(ctx.db, workspaceId, spaceId, filter, limit, (page - 1) * limit),
     pagesRepo.count(ctx.db, workspaceId, spaceId, filter),
   ]);
-  return { data: rows.map(presentPage), meta: { page, limit, total } };
+  return { data: rows.map(present), meta: { page, limit, total } };
+}
+
+export function listPages(ctx: Ctx, query: PageListInput) {
+  return listedPages(ctx, query, pagesRepo.list, presentPage);
 }
 
 /** The same list as a page tree shows it (`view=tree`): fewer columns read, a smaller answer. */
-export async function listPageTree(ctx: Ctx, query: PageListInput) {
-  const { workspaceId, spaceId, limit, page } = query;
-  const filter = await listFilter(ctx, query);
-  const [rows, total] = await Promise.all([
-    pagesRepo.listTree(ctx.db, workspaceId, spaceId, filter, limit, (page - 1) * limit),
-    pagesRepo.count(ctx.db, workspaceId, spaceId, filter),
-  ]);
-  return { data: rows.map(presentTreePage), meta: { page, limit, total } };
+export function listPageTree(ctx: Ctx, query: PageListInput) {
+  return listedPages(ctx, query, pagesRepo.listTree, presentTreePage);
 }
 
 /** The workspace's most recently edited pages the caller can read, newest first (no content), with their space's name. */
