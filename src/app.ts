@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -26,6 +27,7 @@ import type { Database } from './db/index.js';
 import { frameworkErrors, registerErrorHandling, sendError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerWebApp } from './http/web-app.js';
 import { AuthThrottle } from './http/auth-throttle.js';
 import { registerJsonBody } from './http/json-body.js';
 import { RateLimiter } from './http/rate-limit.js';
@@ -89,6 +91,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimiter: new RateLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_S, deps.redis, deps.rateLimitKeyPrefix),
     authThrottle: new AuthThrottle(config, deps.redis, deps.rateLimitKeyPrefix),
   };
+  // Parses cookies before the request gate, which reads the browser session cookie.
+  await app.register(cookie);
   registerRequestGate(app, httpDeps);
   await registerOpenApi(app);
 
@@ -111,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.register(async (scope) => localSyncRoutes(typed(scope), httpDeps), { prefix: '/api' });
   registerBugReports(app, httpDeps, deps.redis, deps.rateLimitKeyPrefix);
   registerMcp(app, httpDeps, app.bugReports.journeys);
+  await registerWebApp(app, config.WEB_DIST_DIR);
   return app;
 }
 

@@ -1,4 +1,6 @@
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
@@ -116,7 +118,12 @@ const ConfigSchema = z.object({
   CPU_WORKER_IDLE_MS: z.coerce.number().int().min(100).default(30_000),
   /** Nice value of CPU pool threads (Linux, per thread; 0 to 19): higher leaves the cores to requests when they are busy. */
   CPU_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** The built web app served at `/`; a relative path is taken from the package root (where package.json is), not the cwd. */
+  WEB_DIST_DIR: z.string().default('web/dist'),
 });
+
+/** The package root: this file is `src/config.ts` in the source and `dist/config.js` in the build, one level down either way. */
+const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export type Config = z.infer<typeof ConfigSchema> & {
   /** Origins allowed by CORS, parsed from CORS_ORIGINS (comma-separated; `*` for any). */
@@ -131,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const config = { ...parsed.data, ...overrides } as Config;
+  config.WEB_DIST_DIR = path.resolve(PACKAGE_ROOT, config.WEB_DIST_DIR);
   config.corsOrigins = (overrides.corsOrigins ?? config.CORS_ORIGINS.split(',')).map((s) => s.trim()).filter(Boolean);
   return config;
 }

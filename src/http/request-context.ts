@@ -6,6 +6,7 @@ import { AppError, unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AuthThrottle } from './auth-throttle.js';
 import { enforce, type RateLimiter } from './rate-limit.js';
+import { isUnsafeMethod, refusedCookieWrite, requireSessionToken, sessionCookieOf } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,6 +17,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     actor: Actor | null;
+    /** The session JWT from the `kb_session` cookie, when that cookie (not an Authorization header) authenticated the request. */
+    cookieSession: string | null;
   }
 }
 
@@ -47,17 +50,26 @@ function bearerOf(request: FastifyRequest): string | null | undefined {
  * One onRequest hook, in this order: who is calling (a bad credential is remembered, not thrown yet), the rate
  * limit for that caller (per user, whatever key or token they use, else per address), then 401 for a protected route without a valid caller.
  * So credential guessing is rate limited too, and every response carries the X-RateLimit headers.
+ * The caller is named by `Authorization: Bearer`, or else by the browser's `kb_session` cookie (a session JWT, the same
+ * actor as that JWT as a bearer); a cookie-authenticated write must pass the CSRF check of session-cookie.ts.
  */
 export function registerRequestGate(app: FastifyInstance, deps: HttpDeps) {
   app.decorateRequest('actor', null);
+  app.decorateRequest('cookieSession', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const bearer = bearerOf(request);
+    // A header always wins: scripts behave the same whatever cookies their HTTP client keeps.
+    const cookie = bearer === undefined ? sessionCookieOf(request) : undefined;
     let authError: AppError | null = null;
     if (bearer === null) authError = unauthorized('Malformed Authorization header: expected "Bearer <token>"');
-    else if (bearer !== undefined) {
+    else {
       try {
-        request.actor = await deps.authenticator.authenticate(bearer);
+        if (bearer !== undefined) request.actor = await deps.authenticator.authenticate(bearer);
+        else if (cookie !== undefined) {
+          request.actor = await deps.authenticator.authenticate(requireSessionToken(cookie));
+          request.cookieSession = cookie;
+        }
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         authError = err;
@@ -69,9 +81,19 @@ export function registerRequestGate(app: FastifyInstance, deps: HttpDeps) {
       const key = request.actor ? `u:${request.actor.userId}` : `ip:${request.ip}`;
       enforce(reply, await deps.rateLimiter.hit(key));
     }
-    if (request.is404 || config?.public) return;
+    const csrfError =
+      request.cookieSession !== null && isUnsafeMethod(request.method) ? refusedCookieWrite(request, deps.env.tokens, request.cookieSession) : null;
+    if (request.is404 || config?.public) {
+      // A public route acts for nobody, and an unchecked cookie write must not start acting for someone.
+      if (csrfError) {
+        request.actor = null;
+        request.cookieSession = null;
+      }
+      return;
+    }
     if (authError) throw authError;
-    if (!request.actor) throw unauthorized('Missing credentials: send "Authorization: Bearer <API key or JWT>"');
+    if (!request.actor) throw unauthorized('Missing credentials: send "Authorization: Bearer <API key or JWT>" (or sign in at POST /api/v1/auth/session)');
+    if (csrfError) throw csrfError;
   });
 }
 

@@ -63,7 +63,8 @@ describe('error mapping', () => {
   it('answers an unknown route 404 NOT_FOUND in the error shape, with or without credentials', async () => {
     expectError(await t.request({ url: '/api/v1/no-such-thing' }), 404, 'NOT_FOUND');
     expectError(await t.request({ method: 'POST', url: '/api/v1/workspaces/x/y/z', token: ann.token, body: {} }), 404, 'NOT_FOUND');
-    expectError(await t.request({ url: '/elsewhere' }), 404, 'NOT_FOUND');
+    // GET of another path is the web app's (test/foundation/web-app.test.ts); other methods stay a JSON 404.
+    expectError(await t.request({ method: 'POST', url: '/elsewhere', body: {} }), 404, 'NOT_FOUND');
   });
 
   it('answers an undecodable URL 400 INVALID_PARAMETER in the error shape, with a request id', async () => {

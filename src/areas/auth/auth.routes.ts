@@ -4,8 +4,11 @@ import { type AreaRoutes, BEARER, recordRoutes } from '../../http/routes.js';
 import { UserResult } from '../users/users.schema.js';
 import { getMe } from '../users/users.service.js';
 import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyList, ApiKeyParams, LoginBody, LoginResult, SignupBody, SignupResult } from './auth.schema.js';
+import { SessionResult, SignedOut } from './auth.schema.js';
 import { createApiKey, listApiKeys, login, revokeApiKey, signup } from './auth.service.js';
 import { Deleted } from '../../schema.js';
+import { unauthorized } from '../../errors.js';
+import { clearSessionCookie, csrfTokenFor, refusedForeignOrigin, setSessionCookie } from '../../http/session-cookie.js';
 
 export const authRoutes: AreaRoutes = recordRoutes((app, deps) => {
   app.post(
@@ -30,6 +33,61 @@ export const authRoutes: AreaRoutes = recordRoutes((app, deps) => {
       },
     },
     async (req) => ({ data: await login(ctxOf(req, deps), req.body) }),
+  );
+  app.post(
+    '/auth/session',
+    {
+      config: { public: true },
+      preValidation: [
+        async (req) => {
+          const refused = refusedForeignOrigin(req);
+          if (refused) throw refused;
+        },
+        deps.authThrottle.guard,
+      ],
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in a browser: sets the HttpOnly session cookie kb_session and answers the CSRF token',
+        description:
+          'Same credentials and throttle as /auth/login. Writes made with the cookie must send X-CSRF-Token; scripts should keep using /auth/login and a bearer token.',
+        body: LoginBody,
+        response: { 200: SessionResult, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const { user, token } = await login(ctxOf(req, deps), req.body);
+      setSessionCookie(req, reply, token, deps.env.config.JWT_TTL_S);
+      return { data: { user, csrfToken: csrfTokenFor(deps.env.tokens, token) } };
+    },
+  );
+  app.get(
+    '/auth/session',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The browser session of the kb_session cookie: its user and CSRF token (401 without a valid cookie)',
+        response: { 200: SessionResult, 401: ErrorBody },
+      },
+    },
+    async (req) => {
+      if (req.cookieSession === null) throw unauthorized('No browser session: sign in with POST /api/v1/auth/session');
+      return { data: { user: await getMe(ctxOf(req, deps)), csrfToken: csrfTokenFor(deps.env.tokens, req.cookieSession) } };
+    },
+  );
+  app.delete(
+    '/auth/session',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign a browser out: clears the kb_session cookie (needs X-CSRF-Token like every cookie write)',
+        description: 'The token itself stays valid until it expires: server-side revocation of sessions comes later.',
+        response: { 200: SignedOut, 401: ErrorBody, 403: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      clearSessionCookie(req, reply);
+      return { data: { signedOut: true as const } };
+    },
   );
   app.get('/users/me', { schema: { tags: ['users'], summary: 'The calling user', security: BEARER, response: { 200: UserResult } } }, async (req) => ({
     data: await getMe(ctxOf(req, deps)),

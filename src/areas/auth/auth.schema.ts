@@ -10,6 +10,13 @@ export const LoginBody = z.object({ email: Email, password: z.string().min(1).ma
 
 export const SignupResult = envelope(z.object({ user: User, token: z.string() }));
 export const LoginResult = envelope(z.object({ user: User, token: z.string(), expiresAt: z.string() }));
+export const SessionResult = envelope(
+  z.object({
+    user: User,
+    csrfToken: z.string().describe('Send it as the X-CSRF-Token header on every write made with the session cookie'),
+  }),
+);
+export const SignedOut = envelope(z.object({ signedOut: z.literal(true) }));
 
 export const ApiKeyCreateBody = z.object({ name: Name.describe('A label to recognise the key by') });
 export const ApiKey = z.object({ id: z.string(), name: z.string(), prefix: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });

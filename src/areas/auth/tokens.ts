@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
@@ -12,6 +12,11 @@ export class TokenIssuer {
     private readonly ttlSeconds: number,
   ) {
     this.key = new TextEncoder().encode(secret);
+  }
+
+  /** A key for another purpose (`label` names it, e.g. "kb csrf v1"), derived from the signing secret so no second secret needs keeping. */
+  deriveKey(label: string): Buffer {
+    return createHmac('sha256', this.key).update(label).digest();
   }
 
   async issue(userId: string, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
