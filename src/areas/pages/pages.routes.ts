@@ -22,7 +22,7 @@ import {
   WorkspaceBody,
   WorkspaceQuery,
 } from './pages.schema.js';
-import { createPage, getPage, listPages, listPageTree, updatePage } from './pages.service.js';
+import { createPage, listPages, listPageTree, readPage, updatePageIfMatch } from './pages.service.js';
 import { deletePage, listTrash, recoverPage } from './trash/trash.service.js';
 
 export const pagesRoutes: AreaRoutes = (app, deps) => {
@@ -48,12 +48,16 @@ export const pagesRoutes: AreaRoutes = (app, deps) => {
         tags,
         security,
         summary: 'A page with its content (and Markdown with format=markdown); 410 when it is in the trash',
+        description: 'Answers an `ETag` header (the page’s version) to send back as `If-Match` on PUT.',
         params: PageIdParams,
         querystring: PageReadQuery,
         response: { 200: PageWithContentResult },
       },
     },
-    async (req) => ({ data: await getPage(ctxOf(req, deps), req.params.pageId, req.query) }),
+    async (req, reply) => {
+      const { page, etag } = await readPage(ctxOf(req, deps), req.params.pageId, req.query);
+      return reply.header('ETag', etag).send({ data: page });
+    },
   );
   app.post(
     '/pages',
@@ -75,12 +79,18 @@ export const pagesRoutes: AreaRoutes = (app, deps) => {
         tags,
         security,
         summary: 'Update title, content (or markdown), icon; move (parentId) or reorder (position, afterId, beforeId)',
+        description:
+          'With an `If-Match` header (the `ETag` of a read), 412 PRECONDITION_FAILED when the page changed since; without one, the last write wins. Answers the new `ETag`.',
         params: PageIdParams,
         body: PageUpdateBody,
         response: { 200: PageResult },
       },
     },
-    async (req) => ({ data: await updatePage(ctxOf(req, deps), req.params.pageId, req.body) }),
+    async (req, reply) => {
+      const ifMatch = req.headers['if-match'];
+      const { page, etag } = await updatePageIfMatch(ctxOf(req, deps), req.params.pageId, req.body, ifMatch);
+      return reply.header('ETag', etag).send({ data: page });
+    },
   );
   app.delete(
     '/pages/:pageId',

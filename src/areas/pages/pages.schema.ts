@@ -37,6 +37,10 @@ export const Page = z.object({
 export const PageWithContent = Page.extend({
   content: Content,
   markdown: z.string().optional().describe('With `format=markdown` only'),
+  role: z
+    .enum(['viewer', 'editor', 'admin'])
+    .optional()
+    .describe('The caller’s role in the page’s space (editor or admin may edit); in the single page read only'),
 });
 
 const placement = {

@@ -89,9 +89,35 @@ async function pageOrThrow(db: Db, workspaceId: string, id: string) {
   return row;
 }
 
+/**
+ * The strong entity tag of a page's editable state: its version, which every change of title or content increments
+ * (moves and icons leave it, so reordering the tree never conflicts with someone's typing).
+ */
+export const pageEtag = (version: number) => `"v${version}"`;
+
+/**
+ * Does an `If-Match` header hold for the page's current version? `*` matches any live page; a list matches when one
+ * entry does. Weak tags never match (RFC 9110 compares If-Match strongly).
+ */
+export function ifMatchHolds(header: string, version: number): boolean {
+  const current = pageEtag(version);
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === current;
+  });
+}
+
+/** The page read with its entity tag (for the `ETag` header) and the caller's role in its space. */
+export async function readPage(ctx: Ctx, pageId: string, opts: { workspaceId?: string; format?: 'json' | 'markdown' }) {
+  const { page: row, role } = await checkPageAccess(ctx, pageId, await pagesRepo.findWithContentById(ctx.db, pageId), 'viewer', {
+    workspaceId: opts.workspaceId,
+  });
+  const markdown = opts.format === 'markdown' ? await documentToMarkdownOffThread(ctx.env.config, row.content) : undefined;
+  return { page: { ...presentPageWithContent(row, markdown), role }, etag: pageEtag(row.version) };
+}
+
 export async function getPage(ctx: Ctx, pageId: string, opts: { workspaceId?: string; format?: 'json' | 'markdown' }) {
-  const { page: row } = await checkPageAccess(ctx, pageId, await pagesRepo.findWithContentById(ctx.db, pageId), 'viewer', { workspaceId: opts.workspaceId });
-  return presentPageWithContent(row, opts.format === 'markdown' ? await documentToMarkdownOffThread(ctx.env.config, row.content) : undefined);
+  return (await readPage(ctx, pageId, opts)).page;
 }
 
 type PageListInput = Omit<z.infer<typeof PageListQuery>, 'view'>;
@@ -149,6 +175,14 @@ function summaryOf(titleChanged: boolean, contentChanged: boolean): string {
 }
 
 export async function updatePage(ctx: Ctx, pageId: string, input: z.infer<typeof PageUpdateBody>) {
+  return (await updatePageIfMatch(ctx, pageId, input)).page;
+}
+
+/**
+ * `updatePage` guarded by an `If-Match` header: when given and the page has moved on since that version, 412
+ * PRECONDITION_FAILED with the current version's tag and `updatedAt`, and nothing is written. Returns the new tag.
+ */
+export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer<typeof PageUpdateBody>, ifMatch?: string) {
   const actor = requireActor(ctx);
   const { page: ref } = await requirePageAccess(ctx, pageId, 'editor', { workspaceId: input.workspaceId });
   const { workspaceId, spaceId } = ref;
@@ -160,6 +194,13 @@ export async function updatePage(ctx: Ctx, pageId: string, input: z.infer<typeof
     const current = await pagesRepo.lockWithContent(trx, workspaceId, pageId);
     if (!current) throw notFound('Page', pageId);
     if (current.deletedAt) throw gone('Page', pageId);
+    if (ifMatch !== undefined && !ifMatchHolds(ifMatch, current.version))
+      throw new AppError('PRECONDITION_FAILED', 'The page was changed since you read it; read it again and reapply your change', {
+        field: 'If-Match',
+        reason: 'stale',
+        etag: pageEtag(current.version),
+        updatedAt: current.updatedAt.toISOString(),
+      });
     const patch: PagePatch = {};
 
     let parentId = current.parentId;
@@ -203,5 +244,6 @@ export async function updatePage(ctx: Ctx, pageId: string, input: z.infer<typeof
     }
     if (Object.keys(patch).length > 0) await pagesRepo.update(trx, workspaceId, pageId, patch, actor.userId, now);
   });
-  return presentPage(await pageOrThrow(ctx.db, workspaceId, pageId));
+  const row = await pageOrThrow(ctx.db, workspaceId, pageId);
+  return { page: presentPage(row), etag: pageEtag(row.version) };
 }
