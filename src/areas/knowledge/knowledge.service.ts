@@ -20,14 +20,24 @@ export const embedderOf = (ctx: Ctx): Embedder => embedderFor(ctx.env.config);
  * Hybrid retrieval over a scope: full-text candidates and vector candidates, fused by reciprocal rank, then read
  * back (with the access filters again). Without a query vector (the embedder failed) it is full-text only.
  */
-export async function retrieve(db: Db, embedder: Embedder, scope: Scope, query: string, limit: number, mode: SearchMode, log?: Ctx['log']): Promise<Result[]> {
+export async function retrieve(
+  db: Db,
+  embedder: Embedder,
+  scope: Scope,
+  query: string,
+  limit: number,
+  mode: SearchMode,
+  log?: Ctx['log'],
+  /** The query's vector when the caller started it already (see knowledgeSearch). */
+  queryVector?: Promise<number[]>,
+): Promise<Result[]> {
   const n = Math.max(CANDIDATES, limit * 3);
   // The vector list goes first: on a tie in fused score, meaning decides (words often tie on a shared page title).
   const lists: Candidate[][] = [];
   if (mode !== 'lexical') {
     let vector: number[] | null = null;
     try {
-      [vector] = await embedder.embed([query]);
+      vector = await (queryVector ?? embedQuery(embedder, query));
     } catch (err) {
       log?.warn({ err }, 'embedding the query failed; full-text results only');
       if (mode === 'vector') throw err;
@@ -68,6 +78,10 @@ export async function retrieve(db: Db, embedder: Embedder, scope: Scope, query: 
   });
 }
 
+function embedQuery(embedder: Embedder, query: string): Promise<number[]> {
+  return embedder.embed([query]).then(([vector]) => vector);
+}
+
 /** A memory's title: its first line, up to 80 characters. */
 export function memoryTitle(content: string): string {
   const line = content.trim().split('\n')[0].trim();
@@ -83,9 +97,12 @@ export async function knowledgeSearch(ctx: Ctx, input: z.infer<typeof KnowledgeS
   const actor = requireActor(ctx);
   await requireWorkspaceRole(ctx, input.workspaceId, 'viewer');
   const embedder = embedderOf(ctx);
+  // The query's vector (interactive lane) is computed while the catch-up (background lane) runs, not after it.
+  const queryVector = input.mode === 'lexical' ? undefined : embedQuery(embedder, input.query);
+  queryVector?.catch(() => {}); // retrieve reports a failure; this only keeps it from being unhandled meanwhile
   await waitAtMost(ctx.env.config.KNOWLEDGE_CATCHUP_WAIT_MS, catchUp(ctx, embedder, input.workspaceId));
   const scope: Scope = { workspaceId: input.workspaceId, userId: actor.userId, pages: true, memories: true };
-  return { results: await retrieve(ctx.db, embedder, scope, input.query, input.limit, input.mode, ctx.log) };
+  return { results: await retrieve(ctx.db, embedder, scope, input.query, input.limit, input.mode, ctx.log, queryVector) };
 }
 
 /**
