@@ -17,9 +17,9 @@ function newestSource(dir) {
   return newest;
 }
 
-function builtAt() {
+function builtAt(file = stamp) {
   try {
-    return statSync(stamp).mtimeMs;
+    return statSync(file).mtimeMs;
   } catch {
     return 0;
   }
@@ -28,6 +28,12 @@ function builtAt() {
 if (newestSource(`${root}src`) > builtAt()) {
   console.log('kb: building dist/ (the source changed since the last build)');
   execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`], { stdio: 'inherit' });
+}
+// The web app (served by the service, not by the worker): rebuilt when its source or the shared editor schema changed.
+const webSource = Math.max(newestSource(`${root}web/src`), newestSource(`${root}src/editor`), statSync(`${root}web/index.html`).mtimeMs);
+if (process.argv[2] !== 'worker' && webSource > builtAt(`${root}web/dist/index.html`)) {
+  console.log('kb: building web/dist/ (the web app changed since the last build)');
+  execFileSync(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build', '--config', `${root}web/vite.config.ts`, '--logLevel', 'warn'], { stdio: 'inherit' });
 }
 // `worker` runs the `kb worker` command (its argument parser reads process.argv); nothing else is taken.
 await import(new URL(process.argv[2] === 'worker' ? '../dist/cli/kb.js' : '../dist/main.js', import.meta.url).href);

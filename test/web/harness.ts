@@ -1,0 +1,134 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+/** Debian's chromium (browser downloads do not work here); flags for a headless machine. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENS = path.resolve('.tmp/screens');
+
+export interface WebApp {
+  t: TestApp;
+  baseUrl: string;
+  browser: Browser;
+  /** A new browser context (its own cookies) and page; desktop size unless given. */
+  newPage(options?: { width?: number; height?: number }): Promise<Page>;
+  /** A full-page screenshot into .tmp/screens/<name>.png (kept out of git), to look at. */
+  shot(page: Page, name: string): Promise<string>;
+}
+
+/** The built app served by a real service (PGlite or PostgreSQL like every test) on a socket, and a browser. */
+export function useWebApp(): WebApp {
+  const web = {} as WebApp;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    web.t = await createTestApp({ WEB_DIST_DIR: inject('webDist') } as never);
+    web.baseUrl = await web.t.app.listen({ host: '127.0.0.1', port: 0 });
+    web.browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    web.newPage = async ({ width = 1280, height = 800 } = {}) => {
+      const context = await web.browser.newContext({ baseURL: web.baseUrl, viewport: { width, height } });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));
+      return page;
+    };
+    web.shot = async (page, name) => {
+      mkdirSync(SCREENS, { recursive: true });
+      const file = path.join(SCREENS, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      return file;
+    };
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await web.browser?.close();
+    await web.t?.close();
+  });
+  return web;
+}
+
+/** Waits until the locator is visible (Playwright's auto-wait; fails the test after the timeout). */
+export async function visible(locator: Locator, timeout = 10_000) {
+  await locator.first().waitFor({ state: 'visible', timeout });
+  return locator;
+}
+
+let people = 0;
+/** A unique person for a journey. */
+export function person(label = 'user') {
+  const n = `${Date.now().toString(36)}${(++people).toString(36)}`;
+  return { name: `${label[0].toUpperCase()}${label.slice(1)} ${n}`, email: `${label}-${n}@example.test`, password: 'correct horse battery staple' };
+}
+
+/** Signs up through the form; lands on the new-workspace form (a new account has no workspace). */
+export async function signUp(page: Page, who = person()) {
+  await page.goto('/signup');
+  await page.getByLabel('Name').fill(who.name);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL('**/new-workspace');
+  return who;
+}
+
+/** Creates a workspace through the form and waits for its home; returns its hostname. */
+export async function createWorkspace(page: Page, name: string) {
+  await page.getByLabel('Workspace name').fill(name);
+  await page.getByRole('button', { name: 'Create workspace' }).click();
+  await page.waitForURL(/\/w\/[^/]+$/, { timeout: 10_000 }).catch(async (err) => {
+    const alert = await page.getByRole('alert').allTextContents();
+    throw new Error(`creating the workspace did not lead to it (${alert.join(' | ') || 'no alert shown'}): ${err.message}`);
+  });
+  return decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+}
+
+/** A signed-up person in a new workspace of their own, in a fresh browser context. */
+export async function signedInWorkspace(web: WebApp, label = 'owner', options?: { width?: number; height?: number }) {
+  const page = await web.newPage(options);
+  const who = await signUp(page, person(label));
+  const hostname = await createWorkspace(page, `${who.name.split(' ')[1]} team`);
+  return { page, who, hostname };
+}
+
+/**
+ * A person and a workspace made through the API, and a browser context signed in with the cookie session
+ * (`POST /api/v1/auth/session`), for journeys whose subject is not signing up. Also returns a bearer token and the
+ * workspace id, to set data up and read results back through the API.
+ */
+export async function apiSignedInWorkspace(web: WebApp, label = 'owner', options?: { width?: number; height?: number }) {
+  const who = person(label);
+  const signup = await web.t.request({ method: 'POST', url: '/api/v1/auth/signup', body: who });
+  if (signup.status !== 201) throw new Error(`signup: ${signup.status} ${JSON.stringify(signup.body)}`);
+  const token = signup.body.data.token as string;
+  const hostname = `team-${who.email.split('@')[0].split('-')[1]}`.toLowerCase();
+  const created = await web.t.request({ method: 'POST', url: '/api/v1/workspaces', token, body: { name: `${who.name.split(' ')[1]} team`, hostname } });
+  if (created.status !== 201) throw new Error(`workspace: ${created.status} ${JSON.stringify(created.body)}`);
+  const page = await web.newPage(options);
+  const session = await page.request.post('/api/v1/auth/session', { data: { email: who.email, password: who.password } });
+  if (!session.ok()) throw new Error(`session: ${session.status()} ${await session.text()}`);
+  return { page, who, token, hostname: created.body.data.hostname as string, workspaceId: created.body.data.id as string };
+}
+
+/**
+ * A person and their workspace made through the API (for journeys whose screen under test is elsewhere), signed in
+ * through the sign-in form on the workspace's home; returns their bearer token to set up more data.
+ */
+export async function signedInWithApi(web: WebApp, label = 'member', options?: { width?: number; height?: number }) {
+  const who = person(label);
+  const signup = await web.t.request({ method: 'POST', url: '/api/v1/auth/signup', body: who });
+  if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
+  const token: string = signup.body.data.token;
+  const hostname = `ws-${Date.now().toString(36)}${(++people).toString(36)}`;
+  const created = await web.t.request({ method: 'POST', url: '/api/v1/workspaces', token, body: { name: `${who.name.split(' ')[1]} team`, hostname } });
+  if (created.status !== 201) throw new Error(`workspace failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const page = await web.newPage(options);
+  await page.goto(`/w/${hostname}`);
+  await page.waitForURL('**/login?next=*');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`**/w/${hostname}`);
+  return { page, who, token, hostname, workspaceId: created.body.data.id as string };
+}

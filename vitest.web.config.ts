@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+/** Browser journeys: the built app served by a real service, driven in Debian's chromium (`npm run test:web`). */
+export default defineConfig({
+  test: {
+    include: ['test/web/**/*.journey.ts'],
+    globalSetup: ['test/helpers/global-setup.ts', 'test/web/build-app.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    reporters: ['default'],
+  },
+});

@@ -1,0 +1,125 @@
+import { ActionIcon, AppShell, Burger, Group, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton, useMantineColorScheme } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconCheck, IconChevronDown, IconLogout, IconMoon, IconPlus, IconSettings, IconSun, IconTarget, IconListCheck, IconFlask } from '@tabler/icons-react';
+import { Suspense, useEffect } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { useSession } from '../features/auth/session';
+import { SearchLauncher } from '../features/search/SearchLauncher';
+import { SpacesNav } from '../features/spaces/SpacesNav';
+import { rememberWorkspace } from '../features/workspaces/HomeRedirect';
+import { paths, useWorkspace } from '../features/workspaces/workspace-context';
+import { useWorkspaces } from '../features/workspaces/workspaces.queries';
+import { ScreenLoader } from '../ui/ScreenLoader';
+
+function WorkspaceSwitcher() {
+  const current = useWorkspace();
+  const workspaces = useWorkspaces();
+  const navigate = useNavigate();
+  return (
+    <Menu position="bottom-start" width={260}>
+      <Menu.Target>
+        <UnstyledButton aria-label={`Workspace: ${current.name}. Switch workspace`} px="xs" py={4} style={{ borderRadius: 6 }}>
+          <Group gap={6} wrap="nowrap">
+            <Text fw={700} truncate maw={180}>
+              {current.name}
+            </Text>
+            <IconChevronDown size={14} aria-hidden />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Workspaces</Menu.Label>
+        {(workspaces.data ?? []).map((w) => (
+          <Menu.Item key={w.id} onClick={() => navigate(paths.workspace(w.hostname))} rightSection={w.id === current.id ? <IconCheck size={14} /> : null}>
+            {w.name}
+          </Menu.Item>
+        ))}
+        <Menu.Divider />
+        <Menu.Item leftSection={<IconPlus size={14} />} onClick={() => navigate('/new-workspace')}>
+          New workspace
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function UserMenu() {
+  const { user, signOut } = useSession();
+  const navigate = useNavigate();
+  const { colorScheme, toggleColorScheme } = useMantineColorScheme();
+  const dark = colorScheme === 'dark';
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Tooltip label={dark ? 'Light theme' : 'Dark theme'}>
+        <ActionIcon variant="subtle" aria-label={dark ? 'Use light theme' : 'Use dark theme'} onClick={toggleColorScheme}>
+          {dark ? <IconSun size={18} /> : <IconMoon size={18} />}
+        </ActionIcon>
+      </Tooltip>
+      <Menu position="bottom-end">
+        <Menu.Target>
+          <UnstyledButton aria-label="Account" px="xs">
+            <Text size="sm" truncate maw={140}>
+              {user?.name}
+            </Text>
+          </UnstyledButton>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>{user?.email}</Menu.Label>
+          <Menu.Item
+            leftSection={<IconLogout size={14} />}
+            onClick={async () => {
+              await signOut();
+              navigate('/login');
+            }}
+          >
+            Sign out
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}
+
+/** The frame around every workspace screen: header, sidebar (collapses to a drawer below 768 px), content. */
+export function Shell() {
+  const workspace = useWorkspace();
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const ws = workspace.hostname;
+  useEffect(() => rememberWorkspace(ws), [ws]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close the mobile sidebar on navigation
+  useEffect(() => close(), [location.pathname]);
+  const active = (path: string) => location.pathname.startsWith(path);
+  return (
+    <AppShell header={{ height: 52 }} navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="sm" justify="space-between" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close sidebar' : 'Open sidebar'} />
+            <WorkspaceSwitcher />
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <SearchLauncher />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar aria-label="Sidebar">
+        <AppShell.Section p="xs">
+          <NavLink component={Link} to={paths.tasks(ws)} label="Tasks" leftSection={<IconListCheck size={16} />} active={active(paths.tasks(ws))} />
+          <NavLink component={Link} to={paths.goals(ws)} label="Goals" leftSection={<IconTarget size={16} />} active={active(paths.goals(ws))} />
+          <NavLink component={Link} to={paths.research(ws)} label="Research" leftSection={<IconFlask size={16} />} active={active(paths.research(ws))} />
+          <NavLink component={Link} to={paths.settings(ws)} label="Settings" leftSection={<IconSettings size={16} />} active={active(paths.settings(ws))} />
+        </AppShell.Section>
+        <AppShell.Section grow component={ScrollArea} px="xs" pb="xs">
+          <SpacesNav />
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense fallback={<ScreenLoader />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,64 @@
+import { lazy } from 'react';
+import { createBrowserRouter, Outlet } from 'react-router';
+import { AuthScreen } from '../features/auth/AuthScreen';
+import { RequireSession } from '../features/auth/RequireSession';
+import { CreateWorkspaceScreen } from '../features/workspaces/CreateWorkspaceScreen';
+import { HomeRedirect } from '../features/workspaces/HomeRedirect';
+import { WorkspaceScope } from '../features/workspaces/workspace-context';
+import { RouteError } from '../ui/RouteError';
+import { Shell } from './Shell';
+
+// Screens load on demand: the shell stays small, and the editor's weight is paid only by the page screen.
+const WorkspaceHome = lazy(() => import('../features/spaces/WorkspaceHome'));
+const SpaceScreen = lazy(() => import('../features/spaces/SpaceScreen'));
+const PageScreen = lazy(() => import('../features/pages/PageScreen'));
+const HistoryScreen = lazy(() => import('../features/pages/HistoryScreen'));
+const TrashScreen = lazy(() => import('../features/pages/TrashScreen'));
+const SearchScreen = lazy(() => import('../features/search/SearchScreen'));
+const TasksScreen = lazy(() => import('../features/tasks/TasksScreen'));
+const GoalsScreen = lazy(() => import('../features/goals/GoalsScreen'));
+const ResearchScreen = lazy(() => import('../features/research/ResearchScreen'));
+const SettingsScreen = lazy(() => import('../features/settings/SettingsScreen'));
+
+/**
+ * Every URL names what it shows: `/w/<workspace hostname>/s/<space slug>/p/<page slug>-<page id>`. Sub-screens of a
+ * feature (task views, settings sections, a research job) live under its path with a trailing `*`.
+ */
+export const router = createBrowserRouter([
+  { path: '/login', element: <AuthScreen mode="sign-in" />, errorElement: <RouteError /> },
+  { path: '/signup', element: <AuthScreen mode="sign-up" />, errorElement: <RouteError /> },
+  {
+    element: (
+      <RequireSession>
+        <Outlet />
+      </RequireSession>
+    ),
+    errorElement: <RouteError />,
+    children: [
+      { path: '/', element: <HomeRedirect /> },
+      { path: '/new-workspace', element: <CreateWorkspaceScreen /> },
+      {
+        path: '/w/:ws',
+        element: (
+          <WorkspaceScope>
+            <Shell />
+          </WorkspaceScope>
+        ),
+        errorElement: <RouteError />,
+        children: [
+          { index: true, element: <WorkspaceHome /> },
+          { path: 's/:space', element: <SpaceScreen /> },
+          { path: 's/:space/p/:pageRef', element: <PageScreen /> },
+          { path: 's/:space/p/:pageRef/history', element: <HistoryScreen /> },
+          { path: 's/:space/trash', element: <TrashScreen /> },
+          { path: 'search', element: <SearchScreen /> },
+          { path: 'tasks/*', element: <TasksScreen /> },
+          { path: 'goals/*', element: <GoalsScreen /> },
+          { path: 'research/*', element: <ResearchScreen /> },
+          { path: 'settings/*', element: <SettingsScreen /> },
+        ],
+      },
+    ],
+  },
+  { path: '*', element: <RouteError notFound /> },
+]);

@@ -1,0 +1,96 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useContext, useMemo } from 'react';
+import { api, setCsrfToken } from '../../api/client';
+import { ApiError, toApiError } from '../../api/errors';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  avatarUrl: string | null;
+}
+
+interface SessionValue {
+  user: SessionUser | null;
+  loading: boolean;
+  signIn(email: string, password: string): Promise<void>;
+  signUp(name: string, email: string, password: string): Promise<void>;
+  signOut(): Promise<void>;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+const SESSION_KEY = ['session'] as const;
+
+/** Another person's cached data must not outlive a sign-in or sign-out; the session query itself stays observed. */
+function forgetOthers(client: ReturnType<typeof useQueryClient>) {
+  client.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
+}
+
+interface SessionBody {
+  data: { user: SessionUser; csrfToken: string };
+}
+
+/** Reads the cookie session once at boot; `null` when signed out. Keeps the CSRF token in memory only. */
+async function readSession(): Promise<SessionUser | null> {
+  const res = await fetch('/api/v1/auth/session', { credentials: 'same-origin' });
+  if (res.status === 401) {
+    setCsrfToken(null);
+    return null;
+  }
+  const body = await res.json().catch(() => undefined);
+  if (!res.ok) throw toApiError(res.status, body);
+  setCsrfToken((body as SessionBody).data.csrfToken);
+  return (body as SessionBody).data.user;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: SESSION_KEY, queryFn: readSession, staleTime: Number.POSITIVE_INFINITY, retry: false });
+
+  const signIn = useCallback(
+    async (email: string, password: string) => {
+      const { data, error, response } = await api.POST('/api/v1/auth/session', { body: { email, password } });
+      if (!data) throw toApiError(response.status, error);
+      setCsrfToken(data.data.csrfToken);
+      forgetOthers(client);
+      client.setQueryData(SESSION_KEY, data.data.user);
+    },
+    [client],
+  );
+
+  const signUp = useCallback(
+    async (name: string, email: string, password: string) => {
+      const { error, response } = await api.POST('/api/v1/auth/signup', { body: { name, email, password } });
+      if (!response.ok) throw toApiError(response.status, error);
+      await signIn(email, password);
+    },
+    [signIn],
+  );
+
+  const signOut = useCallback(async () => {
+    await api.DELETE('/api/v1/auth/session').catch(() => undefined);
+    setCsrfToken(null);
+    forgetOthers(client);
+    client.setQueryData(SESSION_KEY, null);
+  }, [client]);
+
+  const value = useMemo<SessionValue>(
+    () => ({ user: query.data ?? null, loading: query.isPending, signIn, signUp, signOut }),
+    [query.data, query.isPending, signIn, signUp, signOut],
+  );
+  if (query.error) throw query.error instanceof ApiError ? query.error : new Error(String(query.error));
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession outside SessionProvider');
+  return value;
+}
+
+/** The signed-in user; only for screens behind the sign-in guard. */
+export function useUser(): SessionUser {
+  const { user } = useSession();
+  if (!user) throw new Error('useUser without a session');
+  return user;
+}

@@ -1,0 +1,63 @@
+import { extensions as shared } from '@editor/extensions';
+import { type AnyExtension, type Editor, Extension } from '@tiptap/core';
+import { Plugin, PluginKey } from '@tiptap/pm/state';
+import { Placeholder } from '@tiptap/extensions';
+import { CodeHighlight } from './code-highlight';
+import { looksLikeMarkdown, markdownToContent } from './markdown-paste';
+import { withMentionSuggestions } from './mentions';
+import { SlashMenu } from './slash-menu';
+import { insertFiles, pickFiles, type UploadTarget } from './uploads';
+
+/** Files and Markdown coming in by paste or drop. HTML paste is ProseMirror's own (parsed by the shared schema). */
+function pasteAndDrop(target: UploadTarget) {
+  return Extension.create({
+    name: 'pasteAndDrop',
+    addProseMirrorPlugins() {
+      const editor = this.editor as Editor;
+      return [
+        new Plugin({
+          key: new PluginKey('pasteAndDrop'),
+          props: {
+            handlePaste(view, event) {
+              const files = Array.from(event.clipboardData?.files ?? []);
+              if (files.length) {
+                void insertFiles(editor, target, files);
+                return true;
+              }
+              const html = event.clipboardData?.getData('text/html');
+              const text = event.clipboardData?.getData('text/plain');
+              if (html || !text || view.state.selection.$from.parent.type.spec.code || !looksLikeMarkdown(text)) return false;
+              const content = markdownToContent(text);
+              if (!content) return false;
+              return editor.chain().focus().insertContent(content).run();
+            },
+            handleDrop(view, event, _slice, moved) {
+              const files = Array.from(event.dataTransfer?.files ?? []);
+              if (moved || !files.length) return false;
+              event.preventDefault();
+              const at = view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos;
+              void insertFiles(editor, target, files, at);
+              return true;
+            },
+          },
+        }),
+      ];
+    },
+  });
+}
+
+/**
+ * The page editor's extensions: exactly the shared schema (`@editor/extensions`, the server's too), with the
+ * mention node given its suggestion UI, plus helpers that add no node or mark: placeholder, code colours, the "/"
+ * menu, and paste/drop handling.
+ */
+export function editorExtensions(target: UploadTarget): AnyExtension[] {
+  const schemaExtensions = shared.map((ext) => (ext.name === 'mention' ? withMentionSuggestions(ext, target.workspaceId) : ext));
+  return [
+    ...schemaExtensions,
+    Placeholder.configure({ placeholder: 'Type "/" for blocks, "@" to mention someone…' }),
+    CodeHighlight,
+    SlashMenu.configure({ onImage: (editor: Editor) => void pickFiles('image/*').then((files) => insertFiles(editor, target, files)) }),
+    pasteAndDrop(target),
+  ];
+}

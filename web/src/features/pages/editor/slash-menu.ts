@@ -1,0 +1,70 @@
+import { type Editor, Extension, type Range } from '@tiptap/core';
+import { PluginKey } from '@tiptap/pm/state';
+import { Suggestion } from '@tiptap/suggestion';
+import { renderList, type SuggestionItem } from './SuggestionList';
+
+interface Block extends SuggestionItem {
+  run(editor: Editor, range: Range): void;
+}
+
+/** The blocks "/" offers, in the order people reach for them. `aliases` let "/h1" or "/ul" find them. */
+function blocks(onImage: (editor: Editor) => void): (Block & { aliases: string[] })[] {
+  const chainAt = (editor: Editor, range: Range) => editor.chain().focus().deleteRange(range);
+  return [
+    { key: 'h1', label: 'Heading 1', hint: 'Large section title', aliases: ['h1', 'title'], run: (e, r) => chainAt(e, r).setNode('heading', { level: 1 }).run() },
+    { key: 'h2', label: 'Heading 2', hint: 'Medium section title', aliases: ['h2'], run: (e, r) => chainAt(e, r).setNode('heading', { level: 2 }).run() },
+    { key: 'h3', label: 'Heading 3', hint: 'Small section title', aliases: ['h3'], run: (e, r) => chainAt(e, r).setNode('heading', { level: 3 }).run() },
+    { key: 'bullet', label: 'Bullet list', hint: 'A simple list', aliases: ['ul', 'unordered'], run: (e, r) => chainAt(e, r).toggleBulletList().run() },
+    { key: 'ordered', label: 'Numbered list', hint: 'A list with numbers', aliases: ['ol', 'ordered'], run: (e, r) => chainAt(e, r).toggleOrderedList().run() },
+    { key: 'task', label: 'Task list', hint: 'Items to check off', aliases: ['todo', 'checkbox'], run: (e, r) => chainAt(e, r).toggleTaskList().run() },
+    { key: 'quote', label: 'Quote', hint: 'A quotation', aliases: ['blockquote'], run: (e, r) => chainAt(e, r).toggleBlockquote().run() },
+    { key: 'code', label: 'Code block', hint: 'Code with highlighting', aliases: ['pre', 'snippet'], run: (e, r) => chainAt(e, r).setCodeBlock().run() },
+    {
+      key: 'table',
+      label: 'Table',
+      hint: 'Three by three, with a header row',
+      aliases: ['grid'],
+      run: (e, r) => chainAt(e, r).insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run(),
+    },
+    {
+      key: 'image',
+      label: 'Image',
+      hint: 'Upload a picture',
+      aliases: ['picture', 'photo'],
+      run: (e, r) => {
+        chainAt(e, r).run();
+        onImage(e);
+      },
+    },
+    { key: 'divider', label: 'Divider', hint: 'A horizontal line', aliases: ['hr', 'rule', 'line'], run: (e, r) => chainAt(e, r).setHorizontalRule().run() },
+  ];
+}
+
+export interface SlashMenuOptions {
+  onImage: (editor: Editor) => void;
+}
+
+/** "/" at the start of a word opens the block menu; typing filters it. Adds no node or mark to the schema. */
+export const SlashMenu = Extension.create<SlashMenuOptions>({
+  name: 'slashMenu',
+  addOptions() {
+    return { onImage: () => {} };
+  },
+  addProseMirrorPlugins() {
+    const all = blocks(this.options.onImage);
+    return [
+      Suggestion<SuggestionItem>({
+        editor: this.editor,
+        pluginKey: new PluginKey('slashMenu'),
+        char: '/',
+        allow: ({ state, range }) => !state.doc.resolve(range.from).parent.type.spec.code,
+        items: ({ query }) => {
+          const q = query.toLowerCase();
+          return all.filter((b) => b.label.toLowerCase().includes(q) || b.aliases.some((a) => a.startsWith(q)));
+        },
+        command: ({ editor, range, props }) => all.find((b) => b.key === props.key)?.run(editor, range),
+        render: renderList('Insert block', 'No block matches'),
+      }),
+    ];
+  },
+});

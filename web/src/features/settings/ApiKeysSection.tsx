@@ -1,0 +1,148 @@
+import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, data } from '../../api/client';
+import { ErrorNotice } from '../../ui/ErrorNotice';
+import { ScreenLoader } from '../../ui/ScreenLoader';
+import { ConfirmModal } from './ConfirmModal';
+import { fieldErrorsOf, formLevelError } from './form-errors';
+import { type ApiKey, settingsKeys, shortDate, useApiKeys } from './settings.queries';
+
+/** The caller's own API keys (they act as the caller in every workspace): list, create (secret shown once), revoke. */
+export function ApiKeysSection() {
+  const keys = useApiKeys();
+  const client = useQueryClient();
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: settingsKeys.apiKeys });
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>API keys</Title>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+          New API key
+        </Button>
+      </Group>
+      <Text size="sm" c="dimmed">
+        A key acts with your permissions for scripts and agents: send it as <Code>Authorization: Bearer &lt;key&gt;</Code>.
+      </Text>
+      {keys.isPending ? (
+        <ScreenLoader />
+      ) : (
+        <>
+          <ErrorNotice error={keys.error} />
+          {keys.data?.length === 0 && <Text c="dimmed">You have no API keys yet.</Text>}
+          {!!keys.data?.length && (
+            <Table.ScrollContainer minWidth={520}>
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>Prefix</Table.Th>
+                    <Table.Th>Created</Table.Th>
+                    <Table.Th>Last used</Table.Th>
+                    <Table.Th aria-label="Actions" />
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {keys.data.map((k) => (
+                    <Table.Tr key={k.id}>
+                      <Table.Td>{k.name}</Table.Td>
+                      <Table.Td>
+                        <Code>{k.prefix}…</Code>
+                      </Table.Td>
+                      <Table.Td>{shortDate(k.createdAt)}</Table.Td>
+                      <Table.Td>{shortDate(k.lastUsedAt, 'Never')}</Table.Td>
+                      <Table.Td>
+                        <Button size="xs" variant="light" color="red" aria-label={`Revoke ${k.name}`} onClick={() => setRevoking(k)}>
+                          Revoke
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </>
+      )}
+      <NewKeyModal opened={creating} onClose={() => setCreating(false)} onCreated={refresh} />
+      <ConfirmModal
+        opened={revoking !== null}
+        onClose={() => setRevoking(null)}
+        title="Revoke API key"
+        confirmLabel="Revoke key"
+        onConfirm={async () => {
+          if (!revoking) return;
+          await data(api.DELETE('/api/v1/api-keys/{id}', { params: { path: { id: revoking.id } } }));
+          notifications.show({ color: 'green', message: `Key “${revoking.name}” revoked` });
+          await refresh();
+        }}
+      >
+        Scripts using “{revoking?.name}” will get 401 from now on. This cannot be undone.
+      </ConfirmModal>
+    </Stack>
+  );
+}
+
+/** Names a new key, then shows its secret once: the service keeps only a hash, so this is the only chance to copy it. */
+function NewKeyModal({ opened, onClose, onCreated }: { opened: boolean; onClose(): void; onCreated(): Promise<unknown> }) {
+  const [name, setName] = useState('');
+  const create = useMutation({
+    mutationFn: async () => data(api.POST('/api/v1/api-keys', { body: { name } })),
+    onSuccess: () => onCreated(),
+  });
+  const close = () => {
+    setName('');
+    create.reset();
+    onClose();
+  };
+  const errors = fieldErrorsOf(create.error);
+  const created = create.data;
+  return (
+    <Modal opened={opened} onClose={close} title={created ? 'Copy your new API key' : 'New API key'} centered>
+      {created ? (
+        <Stack>
+          <Alert color="yellow" icon={<IconAlertTriangle size={18} />} title="Copy it now">
+            This key will not be shown again. Store it somewhere safe; if you lose it, revoke it and make a new one.
+          </Alert>
+          <Textarea label="API key" value={created.key} readOnly autosize minRows={2} onFocus={(e) => e.currentTarget.select()} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', wordBreak: 'break-all' } }} />
+          <Group justify="flex-end">
+            <CopyButton value={created.key}>
+              {({ copied, copy }) => (
+                <Button variant={copied ? 'light' : 'filled'} color={copied ? 'green' : undefined} onClick={copy}>
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button variant="default" onClick={close}>
+              Done
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Stack
+          component="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate();
+          }}
+        >
+          <TextInput label="Key name" description="What the key is for, e.g. “CI sync” or “Claude agent”." value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus />
+          <ErrorNotice error={formLevelError(create.error, ['name'])} title="Could not create the key" />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Create key
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const api = process.env.KB_API_URL ?? 'http://127.0.0.1:3000';
+
+/**
+ * The browser app. `npm run build` writes `web/dist/`, which the service serves at `/`; `npm run dev` serves this
+ * folder with hot reload on :5173 and forwards `/api` (and the co-editing socket) to the local service.
+ */
+export default defineConfig({
+  root: here,
+  plugins: [react()],
+  resolve: { alias: { '@editor': path.resolve(here, '../src/editor') } },
+  build: {
+    outDir: path.resolve(here, 'dist'),
+    emptyOutDir: true,
+    // No inline scripts or modulepreload polyfill: the service's CSP is script-src 'self'.
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+    chunkSizeWarningLimit: 1500,
+  },
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    proxy: { '/api': { target: api, changeOrigin: false, ws: true } },
+  },
+});
