@@ -92,43 +92,39 @@ export async function signedInWorkspace(web: WebApp, label = 'owner', options?: 
   return { page, who, hostname };
 }
 
-/**
- * A person and a workspace made through the API, and a browser context signed in with the cookie session
- * (`POST /api/v1/auth/session`), for journeys whose subject is not signing up. Also returns a bearer token and the
- * workspace id, to set data up and read results back through the API.
- */
-export async function apiSignedInWorkspace(web: WebApp, label = 'owner', options?: { width?: number; height?: number }) {
+/** A person and their workspace made through the API; returns them with a bearer token to set up and read back data. */
+async function apiPersonAndWorkspace(web: WebApp, label: string) {
   const who = person(label);
   const signup = await web.t.request({ method: 'POST', url: '/api/v1/auth/signup', body: who });
   if (signup.status !== 201) throw new Error(`signup: ${signup.status} ${JSON.stringify(signup.body)}`);
   const token = signup.body.data.token as string;
-  const hostname = `team-${who.email.split('@')[0].split('-')[1]}`.toLowerCase();
+  const hostname = `ws-${Date.now().toString(36)}${(++people).toString(36)}`;
   const created = await web.t.request({ method: 'POST', url: '/api/v1/workspaces', token, body: { name: `${who.name.split(' ')[1]} team`, hostname } });
   if (created.status !== 201) throw new Error(`workspace: ${created.status} ${JSON.stringify(created.body)}`);
-  const page = await web.newPage(options);
-  const session = await page.request.post('/api/v1/auth/session', { data: { email: who.email, password: who.password } });
-  if (!session.ok()) throw new Error(`session: ${session.status()} ${await session.text()}`);
-  return { page, who, token, hostname: created.body.data.hostname as string, workspaceId: created.body.data.id as string };
+  return { who, token, hostname: created.body.data.hostname as string, workspaceId: created.body.data.id as string };
 }
 
 /**
- * A person and their workspace made through the API (for journeys whose screen under test is elsewhere), signed in
- * through the sign-in form on the workspace's home; returns their bearer token to set up more data.
+ * A person and a workspace made through the API, and a browser context signed in with the cookie session
+ * (`POST /api/v1/auth/session`), for journeys whose subject is not signing in.
  */
-export async function signedInWithApi(web: WebApp, label = 'member', options?: { width?: number; height?: number }) {
-  const who = person(label);
-  const signup = await web.t.request({ method: 'POST', url: '/api/v1/auth/signup', body: who });
-  if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
-  const token: string = signup.body.data.token;
-  const hostname = `ws-${Date.now().toString(36)}${(++people).toString(36)}`;
-  const created = await web.t.request({ method: 'POST', url: '/api/v1/workspaces', token, body: { name: `${who.name.split(' ')[1]} team`, hostname } });
-  if (created.status !== 201) throw new Error(`workspace failed: ${created.status} ${JSON.stringify(created.body)}`);
+export async function apiSignedInWorkspace(web: WebApp, label = 'owner', options?: { width?: number; height?: number }) {
+  const made = await apiPersonAndWorkspace(web, label);
   const page = await web.newPage(options);
-  await page.goto(`/w/${hostname}`);
+  const session = await page.request.post('/api/v1/auth/session', { data: { email: made.who.email, password: made.who.password } });
+  if (!session.ok()) throw new Error(`session: ${session.status()} ${await session.text()}`);
+  return { page, ...made };
+}
+
+/** The same, signed in through the sign-in form after following a deep link to the workspace. */
+export async function signedInWithApi(web: WebApp, label = 'member', options?: { width?: number; height?: number }) {
+  const made = await apiPersonAndWorkspace(web, label);
+  const page = await web.newPage(options);
+  await page.goto(`/w/${made.hostname}`);
   await page.waitForURL('**/login?next=*');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByRole('textbox', { name: 'Password' }).fill(who.password);
+  await page.getByLabel('Email').fill(made.who.email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(made.who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`**/w/${hostname}`);
-  return { page, who, token, hostname, workspaceId: created.body.data.id as string };
+  await page.waitForURL(`**/w/${made.hostname}`);
+  return { page, ...made };
 }

@@ -155,6 +155,8 @@ describe('workspace settings', () => {
     await web.t.request({ method: 'POST', url: '/api/bug-reports/create', token, body: { title: 'Search misses titles', source: 'user:command', workspaceId } });
     await page.goto(settings('bug-reports'));
     await page.getByRole('link', { name: 'Search misses titles' }).click();
+    // The list has a "Status" filter too: pick the status only once the report's own page has replaced it.
+    await visible(page.getByRole('heading', { name: 'Search misses titles' }));
     await choose('Status', 'Triaged');
     await visible(page.getByText('Status set to Triaged'));
     await web.shot(page, 'settings-bug-report');

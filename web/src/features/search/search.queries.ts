@@ -1,26 +1,14 @@
 import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
+import type { ItemOf } from '../../api/types';
 import { type SpaceSummary, spaceKeys } from '../spaces/spaces.queries';
 import { paths } from '../workspaces/workspace-context';
 
 export type ResultType = 'page' | 'task';
 
-export interface SearchResult {
-  type: ResultType;
-  id: string;
-  title: string;
-  /** Escaped HTML with matches in `<mark>…</mark>` (see `Snippet`). */
-  snippet: string;
-  score: number;
-  spaceId: string | null;
-  updatedAt: string;
-}
-
-export interface Suggestion {
-  text: string;
-  type: 'keyword' | 'page';
-  id?: string;
-}
+/** A search result (`snippet` is escaped HTML with matches in `<mark>…</mark>`, see `Snippet`) and a suggestion. */
+export type SearchResult = ItemOf<'/api/v1/search'>;
+export type Suggestion = ItemOf<'/api/v1/search/suggest'>;
 
 export interface SearchParams {
   query: string;

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, data } from '../../api/client';
+import type { DataOf, ItemOf } from '../../api/types';
 
 export type TaskStatus = 'todo' | 'in_progress' | 'done';
 export type TaskPriority = 'high' | 'medium' | 'low';
@@ -23,27 +24,9 @@ export const BUCKETS: { value: TaskBucket; label: string }[] = [
 export const statusLabel = (s: string) => STATUSES.find((x) => x.value === s)?.label ?? s;
 export const priorityLabel = (p: string | null) => PRIORITIES.find((x) => x.value === p)?.label ?? 'None';
 
-export interface Task {
-  id: string;
-  workspaceId: string;
-  spaceId: string | null;
-  projectId: string | null;
-  assigneeId: string | null;
-  title: string;
-  description: string | null;
-  status: TaskStatus;
-  priority: TaskPriority | null;
-  bucket: TaskBucket | null;
-  dueDate: string | null;
-  completedAt: string | null;
-  labels: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-export interface TaskDetail extends Task {
-  assignee: { id: string; name: string; avatarUrl: string | null } | null;
-  project: { id: string; name: string } | null;
-}
+/** A task as the list returns it, and in detail form (with its assignee and project), from the API's own types. */
+export type Task = ItemOf<'/api/v1/tasks'>;
+export type TaskDetail = DataOf<'/api/v1/tasks/{taskId}'>;
 export interface Project {
   id: string;
   name: string;
