@@ -20,6 +20,7 @@ import { memoryRoutes } from './areas/memory/memory.routes.js';
 import { knowledgeRoutes } from './areas/knowledge/knowledge.routes.js';
 import { registerBugReports } from './areas/bug-reports/bug-reports.routes.js';
 import { localSyncRoutes } from './areas/local-sync/local-sync.routes.js';
+import { registerCollab } from './areas/collab/collab.server.js';
 import { createServiceEnv } from './env.js';
 import type { ServiceEnv } from './context.js';
 import type { Config } from './config.js';
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.register(async (scope) => localSyncRoutes(typed(scope), httpDeps), { prefix: '/api' });
   registerBugReports(app, httpDeps, deps.redis, deps.rateLimitKeyPrefix);
   registerMcp(app, httpDeps, app.bugReports.journeys);
+  env.liveDocuments = registerCollab(app, httpDeps, { redis: deps.redis, keyPrefix: deps.rateLimitKeyPrefix });
   await registerWebApp(app, config.WEB_DIST_DIR);
   return app;
 }

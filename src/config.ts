@@ -120,6 +120,16 @@ const ConfigSchema = z.object({
   CPU_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** The built web app served at `/`; a relative path is taken from the package root (where package.json is), not the cwd. */
   WEB_DIST_DIR: z.string().default('web/dist'),
+  /** Co-editing: a live page is stored this long after its last change (its JSON, text and Yjs state)… */
+  COLLAB_SAVE_DEBOUNCE_MS: z.coerce.number().int().min(0).default(1_000),
+  /** …and at least this often while people keep typing. */
+  COLLAB_SAVE_MAX_WAIT_MS: z.coerce.number().int().min(0).default(5_000),
+  /** A live edit starts a new history version after this much quiet… */
+  COLLAB_VERSION_QUIET_MS: z.coerce.number().int().min(0).default(60_000),
+  /** …or once the current version has been edited this long. */
+  COLLAB_VERSION_MAX_MS: z.coerce.number().int().min(0).default(600_000),
+  /** How often open co-editing connections have their access checked again (removal, a lower role, a trashed page). */
+  COLLAB_ACCESS_RECHECK_MS: z.coerce.number().int().min(50).default(5_000),
 });
 
 /** The package root: this file is `src/config.ts` in the source and `dist/config.js` in the build, one level down either way. */

@@ -30,6 +30,14 @@ export interface ServiceEnv {
   tokens: TokenIssuer;
   /** Attachment bytes (disk under DATA_DIR/blobs by default). */
   blobs: BlobStore;
+  /** Co-editing's open documents, where the web service runs them (absent in a worker process). */
+  liveDocuments?: LiveDocuments;
+}
+
+/** Where a write from outside reaches the people editing a page live (areas/collab). */
+export interface LiveDocuments {
+  /** Merges a Yjs update (a write made through the API) into the page's live document, on every instance that has it open. */
+  mergeOutsideWrite(pageId: string, update: Uint8Array): Promise<void>;
 }
 
 export function requireActor(ctx: Ctx): Actor {

@@ -8,6 +8,7 @@ import { workerData } from 'piscina';
 import { chunkDocument, type Passage } from '../areas/knowledge/knowledge.chunk.js';
 import { htmlToText } from '../areas/research/sources/html.js';
 import { type DocJson, documentToMarkdown, markdownToDocument } from '../editor/index.js';
+import { documentToYState, type LiveSnapshot, outsideWriteToYUpdate, yStateToSnapshot } from '../editor/ydoc.js';
 import { embedWithEncoder } from '../embeddings/use-model.js';
 import { AppError, type ErrorCode, type ErrorDetails } from '../errors.js';
 
@@ -31,6 +32,10 @@ export const cpuTasks = {
   documentToMarkdown: (doc: unknown): string => documentToMarkdown(doc),
   /** The title and readable text of a fetched web page (research). */
   htmlToText: (html: string): { title: string; text: string } => htmlToText(html),
+  /** Co-editing (editor/ydoc.ts): a page's first Yjs state, a live state as stored JSON, an outside write as a Yjs update. */
+  documentToYState: (doc: DocJson): Uint8Array => documentToYState(doc),
+  yStateToSnapshot: (input: { state: Uint8Array; stored: DocJson }): LiveSnapshot => yStateToSnapshot(input),
+  outsideWriteToYUpdate: (input: { state: Uint8Array; json: DocJson }) => outsideWriteToYUpdate(input),
 };
 
 export type CpuTasks = typeof cpuTasks;

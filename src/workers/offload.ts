@@ -1,6 +1,7 @@
 import { htmlToText } from '../areas/research/sources/html.js';
 import type { DocJson } from '../editor/index.js';
 import { documentToMarkdown, markdownToDocument } from '../editor/index.js';
+import { documentToYState, type LiveSnapshot, outsideWriteToYUpdate, yStateToSnapshot } from '../editor/ydoc.js';
 import { type CpuPoolSettings, runCpuTask } from './pool.js';
 
 /**
@@ -24,6 +25,22 @@ export async function documentToMarkdownOffThread(settings: CpuPoolSettings, doc
 export function htmlToTextOffThread(settings: CpuPoolSettings, html: string, signal?: AbortSignal): Promise<{ title: string; text: string }> {
   if (html.length < OFFLOAD_MIN_BYTES / 4 || Buffer.byteLength(html) < OFFLOAD_MIN_BYTES) return Promise.resolve(htmlToText(html));
   return runCpuTask(settings, 'htmlToText', html, { signal, priority: 'background' });
+}
+
+/** A page's first Yjs state (co-editing), off the thread when the page is large. */
+export function documentToYStateOffThread(settings: CpuPoolSettings, doc: DocJson): Promise<Uint8Array> {
+  return atLeast(doc, OFFLOAD_MIN_BYTES) ? runCpuTask(settings, 'documentToYState', doc) : Promise.resolve(documentToYState(doc));
+}
+
+/** A live document's state as the page stores it (JSON checked like a REST write, and its text); large ones off the thread. */
+export function yStateToSnapshotOffThread(settings: CpuPoolSettings, input: { state: Uint8Array; stored: DocJson }): Promise<LiveSnapshot> {
+  return input.state.byteLength >= OFFLOAD_MIN_BYTES / 2 ? runCpuTask(settings, 'yStateToSnapshot', input) : Promise.resolve(yStateToSnapshot(input));
+}
+
+/** A write from outside as a Yjs update against the stored state; large pages off the thread. */
+export function outsideWriteToYUpdateOffThread(settings: CpuPoolSettings, input: { state: Uint8Array; json: DocJson }) {
+  const large = input.state.byteLength >= OFFLOAD_MIN_BYTES / 2 || atLeast(input.json, OFFLOAD_MIN_BYTES);
+  return large ? runCpuTask(settings, 'outsideWriteToYUpdate', input) : Promise.resolve(outsideWriteToYUpdate(input));
 }
 
 /**

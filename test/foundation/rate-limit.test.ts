@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Response, siblingApp, type TestApp } from '../helpers/app.js';
 import { createApiKey, createUser, type TestUser } from '../helpers/factories.js';
+import { connectRedis, requireRedis } from '../helpers/redis.js';
 
 const MAX = 3;
 
@@ -210,26 +211,6 @@ describe('client address behind a proxy (TRUST_PROXY)', () => {
     expect((await attempt('203.0.113.21')).status).toBe(401);
   });
 });
-
-/** Redis on 127.0.0.1:6379, or undefined; in CI (env `CI` set) its absence fails the tests instead of skipping them. */
-async function connectRedis(): Promise<Redis | undefined> {
-  const client = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 1000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    if ((await client.ping()) === 'PONG') return client;
-  } catch {
-    client.disconnect();
-  }
-  return undefined;
-}
-
-function requireRedis(redis: Redis | undefined, ctx: { skip: () => void }): redis is Redis {
-  if (redis) return true;
-  if (process.env.CI) throw new Error('Redis is not answering on 127.0.0.1:6379, and CI must run the Redis tests');
-  ctx.skip();
-  return false;
-}
 
 describe('rate limiting with Redis', () => {
   let redis: Redis | undefined;

@@ -43,13 +43,16 @@ export type ParentFilter = { kind: 'all' } | { kind: 'children'; parentId: strin
 type PageRow = Selectable<PageTable>;
 
 /** A page as it is inserted: the table's row, live (no trash fields), with a known author and validated content. */
-export type NewPage = Omit<PageRow, 'content' | 'createdBy' | 'updatedBy' | 'deletedAt' | 'deletedBy' | 'trashRootId'> & {
+export type NewPage = Omit<PageRow, 'content' | 'createdBy' | 'updatedBy' | 'deletedAt' | 'deletedBy' | 'trashRootId' | 'ydoc'> & {
   content: DocJson;
   createdBy: string;
   updatedBy: string;
 };
 
-export type PagePatch = Partial<Pick<NewPage, 'parentId' | 'title' | 'slug' | 'icon' | 'content' | 'textContent' | 'position' | 'version'>>;
+export type PagePatch = Partial<Pick<NewPage, 'parentId' | 'title' | 'slug' | 'icon' | 'content' | 'textContent' | 'position' | 'version'>> & {
+  /** The live document's Yjs state, kept in step with `content` once the page has one. */
+  ydoc?: Uint8Array;
+};
 
 /** Live pages of a space (alias `p`) that a list filter selects. */
 function livePages(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter) {
@@ -92,11 +95,14 @@ export const pagesRepo = {
       .executeTakeFirst();
   },
 
-  /** The page with its content, row-locked for the rest of the transaction (serialises edits of one page). */
+  /**
+   * The page with its content (and its live document's Yjs state), row-locked for the rest of the transaction
+   * (serialises edits of one page, co-editing's saves included).
+   */
   lockWithContent(db: Db, workspaceId: string, id: string) {
     return db
       .selectFrom('pages as p')
-      .select([...PAGE_COLUMNS, 'p.content'])
+      .select([...PAGE_COLUMNS, 'p.content', 'p.ydoc'])
       .where('p.workspaceId', '=', workspaceId)
       .where('p.id', '=', id)
       .forUpdate()

@@ -11,6 +11,7 @@ import { slugify } from '../spaces/spaces.service.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { historyRepo } from './history/history.repo.js';
 import { resolveBody } from './pages.content.js';
+import { announceLiveChange, type LiveChange, liveChangeOf } from './pages.live.js';
 import { checkPageAccess, requirePageAccess } from './pages.policy.js';
 import { placementGiven, placePosition } from './pages.position.js';
 import { presentPage, presentPageWithContent, presentTreePage } from './pages.present.js';
@@ -188,6 +189,7 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
   const { workspaceId, spaceId } = ref;
   const body = await resolveBody(ctx, input, false);
   const now = ctx.now();
+  let live: LiveChange | null = null;
   await ctx.db.transaction().execute(async (trx) => {
     const treeChange = input.parentId !== undefined || placementGiven(input);
     if (treeChange) await pagesRepo.lockSpaceTree(trx, spaceId);
@@ -227,6 +229,8 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
     if (contentChanged) {
       patch.content = body!.json;
       patch.textContent = body!.text;
+      live = await liveChangeOf(ctx, current.ydoc, body!.json);
+      if (live) patch.ydoc = live.state;
     }
     if (titleChanged || contentChanged) {
       patch.version = current.version + 1;
@@ -244,6 +248,7 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
     }
     if (Object.keys(patch).length > 0) await pagesRepo.update(trx, workspaceId, pageId, patch, actor.userId, now);
   });
+  await announceLiveChange(ctx, pageId, live);
   const row = await pageOrThrow(ctx.db, workspaceId, pageId);
   return { page: presentPage(row), etag: pageEtag(row.version) };
 }

@@ -28,6 +28,8 @@ export interface PageTable {
   deletedBy: string | null;
   /** The page whose deletion put this one in the trash (itself for the page that was deleted). */
   trashRootId: string | null;
+  /** The Yjs state of the live document (migration 0021); null until the page is first co-edited. */
+  ydoc: Uint8Array | null;
 }
 
 export interface PageHistoryTable {
@@ -41,6 +43,8 @@ export interface PageHistoryTable {
   summary: string;
   createdBy: string | null;
   createdAt: CreatedAt;
+  /** Everyone whose edits the entry holds (user ids), for versions made by co-editing; null for single-author writes. */
+  contributors: ColumnType<string[] | null, string | null, string | null>;
 }
 
 export interface PagesTables {

@@ -2,20 +2,44 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/index.js';
 import type { DocJson } from '../../../db/tables/pages.js';
 
-const ENTRY_COLUMNS = ['h.id', 'h.pageId', 'h.workspaceId', 'h.version', 'h.title', 'h.summary', 'h.createdBy', 'h.createdAt'] as const;
+const ENTRY_COLUMNS = ['h.id', 'h.pageId', 'h.workspaceId', 'h.version', 'h.title', 'h.summary', 'h.createdBy', 'h.createdAt', 'h.contributors'] as const;
+
+export interface NewEntry {
+  id: string;
+  workspaceId: string;
+  pageId: string;
+  version: number;
+  title: string;
+  summary: string;
+  createdBy: string;
+  createdAt: Date;
+  /** Everyone whose edits the version holds, when several people made it together (co-editing). */
+  contributors?: string[];
+}
 
 export const historyRepo = {
   /**
    * Records the page's new current version. Its content is not copied: the page row holds it (reads take it from
    * there); `supersede` stores it in the entry once the page moves on. Entries never change otherwise.
    */
-  insertCurrent(
-    db: Db,
-    entry: { id: string; workspaceId: string; pageId: string; version: number; title: string; summary: string; createdBy: string; createdAt: Date },
-  ) {
+  insertCurrent(db: Db, { contributors, ...entry }: NewEntry) {
     return db
       .insertInto('pageHistory')
-      .values({ ...entry, content: null })
+      .values({ ...entry, content: null, contributors: contributors ? JSON.stringify(contributors) : null })
+      .execute();
+  },
+
+  /**
+   * Co-editing goes on within one version: the current entry takes the page's new version number and the people who
+   * edited since (its content stays the page's own, so nothing is copied).
+   */
+  extendCurrent(db: Db, workspaceId: string, pageId: string, version: number, contributors: string[]) {
+    return db
+      .updateTable('pageHistory')
+      .set({ version, contributors: JSON.stringify(contributors) })
+      .where('workspaceId', '=', workspaceId)
+      .where('pageId', '=', pageId)
+      .where('content', 'is', null)
       .execute();
   },
 

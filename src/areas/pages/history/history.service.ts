@@ -5,6 +5,7 @@ import { newId } from '../../../ids.js';
 import { documentToMarkdownOffThread } from '../../../workers/offload.js';
 import { requirePageAccess } from '../pages.policy.js';
 import { presentPage } from '../pages.present.js';
+import { announceLiveChange, type LiveChange, liveChangeOf } from '../pages.live.js';
 import { pagesRepo } from '../pages.repo.js';
 import { pageSlug } from '../pages.service.js';
 import { historyRepo } from './history.repo.js';
@@ -17,6 +18,7 @@ interface EntryRecord {
   summary: string;
   createdBy: string | null;
   createdAt: Date;
+  contributors: string[] | null;
 }
 
 export function presentEntry(row: EntryRecord) {
@@ -28,6 +30,7 @@ export function presentEntry(row: EntryRecord) {
     summary: row.summary,
     createdAt: row.createdAt.toISOString(),
     createdBy: row.createdBy,
+    contributors: row.contributors ?? (row.createdBy ? [row.createdBy] : []),
   };
 }
 
@@ -57,6 +60,7 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
   const { page } = await requirePageAccess(ctx, pageId, 'editor', { workspaceId: input.workspaceId });
   const { workspaceId } = page;
   const now = ctx.now();
+  let live: LiveChange | null = null;
   await ctx.db.transaction().execute(async (trx) => {
     const current = await pagesRepo.lockWithContent(trx, workspaceId, pageId);
     if (!current) throw notFound('Page', pageId);
@@ -64,6 +68,7 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
     const entry = await historyRepo.find(trx, workspaceId, pageId, input.historyId);
     if (!entry) throw notFound('History entry', input.historyId);
     const version = current.version + 1;
+    live = await liveChangeOf(ctx, current.ydoc, entry.content);
     await historyRepo.supersede(trx, workspaceId, pageId, current.content);
     await historyRepo.insertCurrent(trx, {
       id: newId(),
@@ -79,11 +84,19 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
       trx,
       workspaceId,
       pageId,
-      { title: entry.title, slug: pageSlug(entry.title), content: entry.content, textContent: documentToText(entry.content), version },
+      {
+        title: entry.title,
+        slug: pageSlug(entry.title),
+        content: entry.content,
+        textContent: documentToText(entry.content),
+        version,
+        ...(live ? { ydoc: live.state } : {}),
+      },
       actor.userId,
       now,
     );
   });
+  await announceLiveChange(ctx, pageId, live);
   const row = await pagesRepo.find(ctx.db, workspaceId, pageId);
   if (!row) throw notFound('Page', pageId);
   return presentPage(row);

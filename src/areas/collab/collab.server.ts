@@ -1,0 +1,201 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
+import { type Connection, Hocuspocus, type WebSocketLike } from '@hocuspocus/server';
+import crossws from 'crossws/adapters/node';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import * as Y from 'yjs';
+import type { Actor, Ctx, LiveDocuments } from '../../context.js';
+import { AppError, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { HttpDeps } from '../../http/request-context.js';
+import { admitConnection, type CollabContext, credentialOf, mayWrite } from './collab.access.js';
+import { EditSession, loadLiveState, storeLiveDocument } from './collab.store.js';
+
+/** Where clients connect (Hocuspocus protocol over WebSocket; the document name is the page id). */
+export const COLLAB_PATH = '/api/collab';
+const PAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** The close code a connection gets when its access is gone or changed (the provider reconnects and is admitted anew). */
+const ACCESS_CHANGED = { code: 4403, reason: 'access-changed' };
+
+/** An AppError as Hocuspocus refuses a connection: the reason the provider's `onAuthenticationFailed` receives is our error code. */
+function refusal(err: unknown): Error & { reason: string } {
+  const code = err instanceof AppError ? err.code : 'FORBIDDEN';
+  return Object.assign(new Error(err instanceof Error ? err.message : code), { reason: code });
+}
+
+export interface CollabOptions {
+  redis?: Redis;
+  /** Prefix of the Redis keys and channels (tests share one Redis). */
+  keyPrefix?: string;
+}
+
+/**
+ * Co-editing at `/api/collab`: a Hocuspocus server on the service's own HTTP server. Access is the page's (editors
+ * write, viewers read), checked at connect and again every COLLAB_ACCESS_RECHECK_MS; live pages are stored as their
+ * page (collab.store.ts); writes from outside are merged into live documents (`mergeOutsideWrite`, on every instance
+ * through Redis when REDIS_URL is set, where Hocuspocus's Redis extension also shares the documents themselves).
+ */
+export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: CollabOptions = {}): LiveDocuments {
+  const { config } = deps.env;
+  const ctxFor = (actor: Actor | null): Ctx => ({ db: deps.database.db, actor, log: app.log, now: () => new Date(), env: deps.env });
+  const system = ctxFor(null);
+  const sessions = new Map<string, EditSession>();
+  const sessionOf = (name: string) => {
+    const session = sessions.get(name) ?? new EditSession();
+    sessions.set(name, session);
+    return session;
+  };
+  const identifier = newId();
+  const prefix = `${options.keyPrefix ?? ''}kb:collab`;
+
+  const hocuspocus = new Hocuspocus({
+    name: identifier,
+    quiet: true,
+    debounce: config.COLLAB_SAVE_DEBOUNCE_MS,
+    maxDebounce: config.COLLAB_SAVE_MAX_WAIT_MS,
+    extensions: options.redis ? [new RedisExtension({ createClient: () => options.redis!.duplicate({ enableOfflineQueue: true }), identifier, prefix })] : [],
+    async onAuthenticate({ token, documentName, requestHeaders, connectionConfig }) {
+      try {
+        if (!PAGE_ID.test(documentName)) throw notFound('Page', documentName.slice(0, 64));
+        const credential = credentialOf(token, requestHeaders, config.TRUST_PROXY);
+        const context = await admitConnection(deps.authenticator, ctxFor, documentName, credential);
+        connectionConfig.readOnly = !mayWrite(context.role);
+        return context;
+      } catch (err) {
+        throw refusal(err);
+      }
+    },
+    async onLoadDocument({ documentName }) {
+      return loadLiveState(system, documentName);
+    },
+    async onChange({ documentName, context }) {
+      const actor = (context as Partial<CollabContext> | undefined)?.actor;
+      if (actor) sessionOf(documentName).edited(actor.userId);
+    },
+    async onStoreDocument({ documentName, document }) {
+      try {
+        await storeLiveDocument(system, documentName, document, sessionOf(documentName));
+      } catch (err) {
+        app.log.error({ err, pageId: documentName }, 'could not store a live document');
+        throw err;
+      }
+    },
+    async afterUnloadDocument({ documentName }) {
+      sessions.delete(documentName);
+    },
+  });
+
+  const sockets = crossws({
+    serverOptions: { maxPayload: config.MAX_PAGE_BYTES * 2 },
+    hooks: {
+      open(peer) {
+        (peer as unknown as { collab: unknown }).collab = hocuspocus.handleConnection(peer.websocket as unknown as WebSocketLike, peer.request as Request);
+      },
+      message(peer, message) {
+        (peer as unknown as { collab?: { handleMessage(m: Uint8Array): void } }).collab?.handleMessage(message.uint8Array());
+      },
+      close(peer, event) {
+        (peer as unknown as { collab?: { handleClose(e: unknown): void } }).collab?.handleClose({ code: event.code, reason: event.reason });
+      },
+      error(_peer, err) {
+        app.log.warn({ err }, 'co-editing socket error');
+      },
+    },
+  });
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (request.url ?? '').split('?')[0].replace(/\/$/, '');
+    if (path !== COLLAB_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    void sockets.handleUpgrade(request, socket, head);
+  };
+  app.server.on('upgrade', onUpgrade);
+
+  const access = startAccessChecks(hocuspocus, deps, ctxFor, config.COLLAB_ACCESS_RECHECK_MS);
+  const outside = startOutsideWrites(hocuspocus, options, prefix, app);
+
+  app.addHook('preClose', async () => {
+    app.server.off('upgrade', onUpgrade);
+    access.stop();
+    // Everything acknowledged is stored before the process goes: pending saves run now, then documents unload.
+    hocuspocus.closeConnections();
+    hocuspocus.flushPendingStores();
+    const deadline = Date.now() + 10_000;
+    while (hocuspocus.getDocumentsCount() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await outside.stop();
+    await hocuspocus.hooks('onDestroy', { instance: hocuspocus });
+    // The sockets themselves (the HTTP server's close waits for every connection): 1012, the client reconnects.
+    sockets.closeAll(1012, 'Service restarting', true);
+  });
+  return outside.liveDocuments;
+}
+
+/**
+ * Every connection's access checked again on an interval, once per credential and page: gone (removed from the space
+ * or workspace, a deleted API key, a trashed page) or changed (editor ↔ viewer) closes the connection, and the
+ * provider's reconnect is admitted anew with the right scope, or refused.
+ */
+function startAccessChecks(hocuspocus: Hocuspocus, deps: HttpDeps, ctxFor: (actor: Actor) => Ctx, everyMs: number) {
+  let running = false;
+  const check = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const verdicts = new Map<string, Promise<CollabContext | null>>();
+      for (const [pageId, document] of hocuspocus.documents) {
+        for (const connection of document.getConnections() as Connection<CollabContext>[]) {
+          const context = connection.context;
+          if (!context?.credential) continue;
+          const key = `${context.credential}\0${pageId}`;
+          if (!verdicts.has(key))
+            verdicts.set(
+              key,
+              admitConnection(deps.authenticator, ctxFor, pageId, context.credential).catch(() => null),
+            );
+          const now = await verdicts.get(key)!;
+          if (!now || now.role !== context.role) {
+            // The close message names the reason; closing the socket makes the provider reconnect and authenticate
+            // again, so it comes back with its new scope, or is refused.
+            connection.close(ACCESS_CHANGED);
+            connection.webSocket.close(ACCESS_CHANGED.code, ACCESS_CHANGED.reason);
+          }
+        }
+      }
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void check(), everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/**
+ * Writes from outside reach live documents: merged into this instance's copy, and with Redis, published so every
+ * instance that has the page open merges it too (Yjs updates apply idempotently, so hearing one twice is harmless).
+ */
+function startOutsideWrites(hocuspocus: Hocuspocus, options: CollabOptions, prefix: string, app: FastifyInstance) {
+  const channel = `${prefix}:outside-writes`;
+  const mergeHere = async (pageId: string, update: Uint8Array) => {
+    const document = hocuspocus.documents.get(pageId) ?? (await hocuspocus.loadingDocuments.get(pageId)?.catch(() => undefined));
+    if (document) Y.applyUpdate(document, update, 'outside-write');
+  };
+  const subscriber = options.redis?.duplicate({ enableOfflineQueue: true });
+  if (subscriber) {
+    void subscriber.subscribe(channel).catch((err) => app.log.warn({ err }, 'co-editing: could not subscribe to outside writes'));
+    subscriber.on('messageBuffer', (_channel: Buffer, message: Buffer) => {
+      const separator = message.indexOf(0);
+      if (separator > 0) void mergeHere(message.subarray(0, separator).toString(), new Uint8Array(message.subarray(separator + 1)));
+    });
+  }
+  const liveDocuments: LiveDocuments = {
+    async mergeOutsideWrite(pageId, update) {
+      await mergeHere(pageId, update);
+      if (options.redis) await options.redis.publish(channel, Buffer.concat([Buffer.from(pageId), Buffer.from([0]), Buffer.from(update)]));
+    },
+  };
+  return { liveDocuments, stop: async () => subscriber?.disconnect() };
+}

@@ -1,0 +1,114 @@
+import * as Y from 'yjs';
+import type { Ctx } from '../../context.js';
+import { replaceLiveContent } from '../../editor/ydoc.js';
+import { gone, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { documentToYStateOffThread, yStateToSnapshotOffThread } from '../../workers/offload.js';
+import { historyRepo } from '../pages/history/history.repo.js';
+import { collabRepo } from './collab.repo.js';
+
+/**
+ * What this instance knows of a live page's editing: who edited since the last save, and the history version their
+ * edits go into. Versions follow a cadence, not keystrokes: one version holds a run of editing until
+ * COLLAB_VERSION_QUIET_MS of quiet or COLLAB_VERSION_MAX_MS of continuous editing, or until a write from outside
+ * (which makes its own version).
+ */
+export class EditSession {
+  private editors = new Set<string>();
+  /** The version this session's edits go into, when it is still the page's current one. */
+  entry: { version: number; startedAt: number; contributors: string[] } | null = null;
+  lastSavedChangeAt = 0;
+
+  edited(userId: string) {
+    this.editors.add(userId);
+  }
+
+  takeEditors(): string[] {
+    const editors = [...this.editors];
+    this.editors.clear();
+    return editors;
+  }
+}
+
+/**
+ * The Yjs state a page's live document starts from: the stored one, or, the first time, one built from its content and
+ * stored at once (with the row locked, so a write cannot slip between reading the content and seeding from it, and two
+ * instances seeding together keep one state).
+ */
+export async function loadLiveState(ctx: Ctx, pageId: string): Promise<Uint8Array> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const page = await collabRepo.lockLive(trx, pageId);
+    if (!page) throw notFound('Page', pageId);
+    if (page.deletedAt) throw gone('Page', pageId);
+    if (page.ydoc) return page.ydoc;
+    const state = await documentToYStateOffThread(ctx.env.config, page.content);
+    await collabRepo.saveState(trx, pageId, state);
+    return state;
+  });
+}
+
+const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
+
+/**
+ * Stores a live document as its page: the Yjs state, and JSON and text checked like a REST write (what the API would
+ * refuse is taken out of the live document too). The stored state is merged in first, so a write from outside that this
+ * instance has not heard of yet is kept, never overwritten. A changed text bumps the page's version; the history entry
+ * is extended while the same run of editing goes on, else a new one is made.
+ */
+export async function storeLiveDocument(ctx: Ctx, pageId: string, doc: Y.Doc, session: EditSession): Promise<void> {
+  const { config } = ctx.env;
+  await ctx.db.transaction().execute(async (trx) => {
+    const page = await collabRepo.lockLive(trx, pageId);
+    if (!page || page.deletedAt) return;
+    if (page.ydoc) Y.applyUpdate(doc, page.ydoc);
+    let state = Y.encodeStateAsUpdate(doc);
+    const snapshot = await yStateToSnapshotOffThread(config, { state, stored: page.content });
+    if (snapshot.corrected) {
+      replaceLiveContent(doc, snapshot.json);
+      state = Y.encodeStateAsUpdate(doc);
+    }
+    const editors = session.takeEditors();
+    if (snapshot.unchanged) {
+      if (!page.ydoc || !Buffer.from(page.ydoc).equals(state)) await collabRepo.saveState(trx, pageId, state);
+      return;
+    }
+    const now = ctx.now();
+    const at = now.getTime();
+    const version = page.version + 1;
+    const entry = session.entry;
+    const goesOn =
+      entry !== null &&
+      entry.version === page.version &&
+      at - session.lastSavedChangeAt < config.COLLAB_VERSION_QUIET_MS &&
+      at - entry.startedAt < config.COLLAB_VERSION_MAX_MS;
+    if (goesOn) {
+      entry.contributors = union(entry.contributors, editors);
+      entry.version = version;
+      await historyRepo.extendCurrent(trx, page.workspaceId, pageId, version, entry.contributors);
+    } else {
+      const author = editors[0] ?? page.updatedBy ?? page.createdBy;
+      await historyRepo.supersede(trx, page.workspaceId, pageId, page.content);
+      await historyRepo.insertCurrent(trx, {
+        id: newId(),
+        workspaceId: page.workspaceId,
+        pageId,
+        version,
+        title: page.title,
+        summary: editors.length > 1 ? 'Edited together' : 'Edited content',
+        createdBy: author as string,
+        createdAt: now,
+        contributors: editors.length ? editors : author ? [author] : [],
+      });
+      session.entry = { version, startedAt: at, contributors: editors };
+    }
+    session.lastSavedChangeAt = at;
+    await collabRepo.saveContent(trx, pageId, {
+      content: snapshot.json,
+      textContent: snapshot.text,
+      ydoc: state,
+      version,
+      updatedBy: editors.at(-1) ?? page.updatedBy,
+      updatedAt: now,
+    });
+  });
+}

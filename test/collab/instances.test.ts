@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, requester, siblingApp, type TestApp } from '../helpers/app.js';
+import { workspaceWithRoles } from '../helpers/factories.js';
+import { connectRedis, requireRedis } from '../helpers/redis.js';
+import { createSpace, doc, newPage } from '../pages/helpers.js';
+import { type CollabClient, connect, eventually, paragraphsOf } from './helpers.js';
+
+/** Co-editing across a restart, across a change of role, and across two instances sharing documents through Redis. */
+const FAST = { COLLAB_SAVE_DEBOUNCE_MS: 100, COLLAB_SAVE_MAX_WAIT_MS: 500, COLLAB_ACCESS_RECHECK_MS: 100 };
+let t: TestApp;
+let w: Awaited<ReturnType<typeof workspaceWithRoles>>;
+let space: string;
+const clients: CollabClient[] = [];
+const apps: FastifyInstance[] = [];
+
+const urlOf = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+function open(baseUrl: string, pageId: string, token: string) {
+  const client = connect(baseUrl, pageId, token);
+  clients.push(client);
+  return client;
+}
+
+async function storedText(pageId: string) {
+  const res = await t.request({ url: `/api/v1/pages/${pageId}`, token: w.admin.token });
+  return paragraphsOf(res.body.data.content);
+}
+
+beforeAll(async () => {
+  t = await createTestApp(FAST as never);
+  w = await workspaceWithRoles(t);
+  space = (await createSpace(t, w.admin, w.workspace.id, { name: 'Instances' })).id;
+});
+
+afterAll(async () => {
+  for (const c of clients) c.destroy();
+  for (const app of apps) await app.close();
+  await t.close();
+});
+
+describe('co-editing across a restart', () => {
+  it('keeps every acknowledged edit when the service restarts mid-edit, and the client carries on', async () => {
+    const first = await siblingApp(t);
+    await first.app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (first.app.server.address() as AddressInfo).port;
+    const p = await newPage(t, w.editor, w.workspace.id, space, { title: 'Restart', content: doc('Before') });
+    const client = open(`http://127.0.0.1:${port}`, p.id, w.editor.token);
+    await client.synced;
+    client.type(' typed just before the restart');
+    // Acknowledged: the server has the update (the provider counts it synced), not yet stored (the save is debounced).
+    await eventually('the server to acknowledge the edit', () => client.provider.unsyncedChanges === 0 && client.provider.isSynced);
+    await first.app.close();
+    const second = await siblingApp(t);
+    apps.push(second.app);
+    await second.app.listen({ host: '127.0.0.1', port });
+    expect(await storedText(p.id)).toBe('Before typed just before the restart');
+    await eventually('the client to reconnect', () => client.provider.isSynced && client.provider.isAuthenticated);
+    client.type(', and after');
+    await eventually('the edit after the restart to be stored', async () => (await storedText(p.id)) === 'Before typed just before the restart, and after');
+  });
+});
+
+describe('co-editing when a role changes', () => {
+  it('reconnects an editor made viewer read-only: their later updates are refused', async () => {
+    const a = await siblingApp(t);
+    apps.push(a.app);
+    await a.app.listen({ host: '127.0.0.1', port: 0 });
+    const p = await newPage(t, w.editor, w.workspace.id, space, { title: 'Demoted', content: doc('Start') });
+    const client = open(urlOf(a.app), p.id, w.editor.token);
+    expect(await client.authenticated).toBe('read-write');
+    await client.synced;
+    const demoted = await t.request({
+      method: 'PUT',
+      url: `/api/v1/workspaces/${w.workspace.id}/members/${w.editor.id}`,
+      token: w.admin.token,
+      body: { role: 'viewer' },
+    });
+    expect(demoted.status).toBe(200);
+    try {
+      expect((await client.closed).reason).toBe('access-changed');
+      await eventually('the client to be admitted again, read-only', () => client.provider.isAuthenticated && client.provider.authorizedScope === 'readonly');
+      client.type(' after demotion');
+      const watcher = open(urlOf(a.app), p.id, w.admin.token);
+      await watcher.synced;
+      await new Promise((r) => setTimeout(r, 500));
+      expect(watcher.text()).toBe('Start');
+      expect(await storedText(p.id)).toBe('Start');
+    } finally {
+      const restored = await t.request({
+        method: 'PUT',
+        url: `/api/v1/workspaces/${w.workspace.id}/members/${w.editor.id}`,
+        token: w.admin.token,
+        body: { role: 'editor' },
+      });
+      expect(restored.status).toBe(200);
+    }
+  });
+});
+
+describe('co-editing on two instances over Redis', () => {
+  let redis: Redis | undefined;
+  beforeAll(async () => {
+    redis = await connectRedis();
+  });
+  afterAll(() => redis?.disconnect());
+
+  it('converges two people connected to different instances, and merges a write made on either', async (ctx) => {
+    if (!requireRedis(redis, ctx)) return;
+    const prefix = `t-${randomUUID().slice(0, 8)}:`;
+    const one = await siblingApp(t, { redis, rateLimitKeyPrefix: prefix });
+    const two = await siblingApp(t, { redis, rateLimitKeyPrefix: prefix });
+    apps.push(one.app, two.app);
+    await one.app.listen({ host: '127.0.0.1', port: 0 });
+    await two.app.listen({ host: '127.0.0.1', port: 0 });
+    const p = await newPage(t, w.editor, w.workspace.id, space, { title: 'Shared', content: doc('One', 'Two') });
+    const onOne = open(urlOf(one.app), p.id, w.editor.token);
+    const onTwo = open(urlOf(two.app), p.id, w.admin.token);
+    await Promise.all([onOne.synced, onTwo.synced]);
+    onOne.type(' typed on instance one', 0);
+    onTwo.type(' typed on instance two', 1);
+    const both = 'One typed on instance one\nTwo typed on instance two';
+    await eventually('both instances’ clients to converge', () => onOne.text() === both && onTwo.text() === both);
+    await eventually('the page to store both edits', async () => (await storedText(p.id)) === both);
+
+    // A REST write on instance one reaches the person editing on instance two, merged with their typing.
+    onTwo.type(' and more', 1);
+    const put = await requester(one.app)({
+      method: 'PUT',
+      url: `/api/v1/pages/${p.id}`,
+      token: w.admin.token,
+      body: { content: doc('One rewritten over REST', 'Two typed on instance two') },
+    });
+    expect(put.status).toBe(200);
+    const merged = 'One rewritten over REST\nTwo typed on instance two and more';
+    await eventually('the REST write to reach both clients, merged', () => onTwo.text() === merged && onOne.text() === merged);
+    await eventually('the merged text to be stored', async () => (await storedText(p.id)) === merged);
+    await redis!.del(...(await redis!.keys(`${prefix}*`)), 'never-empty');
+  });
+});
