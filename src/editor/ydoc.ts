@@ -68,6 +68,8 @@ export interface LiveSnapshot {
   corrected: boolean;
   /** True when `json` is the content stored already. */
   unchanged: boolean;
+  /** Size of `json` serialised (MAX_PAGE_BYTES bounds it as it bounds a PUT). */
+  bytes: number;
 }
 
 /** Every text node's text, concatenated (to notice text a conversion left out). */
@@ -103,8 +105,9 @@ export function yStateToSnapshot(input: { state: Uint8Array; stored: DocJson }):
   const raw = fragmentToDocument(fragment);
   const json = sanitizeDocument(raw);
   const dropped = textBefore !== allText(raw);
-  const corrected = dropped || JSON.stringify(json) !== JSON.stringify(raw);
-  return { json, text: documentToText(parseDocument(json)), corrected, unchanged: sameDocument(json, input.stored) };
+  const serialised = JSON.stringify(json);
+  const corrected = dropped || serialised !== JSON.stringify(raw);
+  return { json, text: documentToText(parseDocument(json)), corrected, unchanged: sameDocument(json, input.stored), bytes: Buffer.byteLength(serialised) };
 }
 
 /**

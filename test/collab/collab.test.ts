@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addMember, createApiKey, createUser, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 import { createSpace, doc, newPage } from '../pages/helpers.js';
-import { type CollabClient, connect, eventually, paragraphsOf } from './helpers.js';
+import { type CollabClient, connect, eventually, paragraphsOf, putParagraphs } from './helpers.js';
 
 /** Co-editing at /api/collab with real sockets and @hocuspocus/provider clients, against a real database. */
 let t: TestApp;
@@ -31,7 +31,7 @@ const storedText = async (pageId: string, user: TestUser = w.admin) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp({ COLLAB_SAVE_DEBOUNCE_MS: 100, COLLAB_SAVE_MAX_WAIT_MS: 500, COLLAB_ACCESS_RECHECK_MS: 100 } as never);
+  t = await createTestApp({ COLLAB_SAVE_DEBOUNCE_MS: 100, COLLAB_SAVE_MAX_WAIT_MS: 500, COLLAB_ACCESS_RECHECK_MS: 100, MAX_PAGE_BYTES: 50_000 } as never);
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   w = await workspaceWithRoles(t);
@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 describe('co-editing: who may connect', () => {
-  it('lets two editors converge, and stores their text as the page (REST reads it within 2 s)', async () => {
+  it('lets two editors converge, and stores their text as the page (REST and search read it)', async () => {
     const p = await page('Together', 'Hello');
     const one = open(p.id, w.editor.token);
     const two = open(p.id, await createApiKey(t, w.admin));
@@ -54,7 +54,7 @@ describe('co-editing: who may connect', () => {
     one.type(' from one');
     two.type('Second line', 1);
     await eventually('both clients to see both edits', () => one.text() === 'Hello from one\nSecond line' && two.text() === one.text());
-    await eventually('the page to store the live text', async () => (await storedText(p.id)) === 'Hello from one\nSecond line', 2_000);
+    await eventually('the page to store the live text', async () => (await storedText(p.id)) === 'Hello from one\nSecond line');
     const read = await t.request({ url: `/api/v1/pages/${p.id}`, token: w.viewer.token });
     expect(read.headers.etag).not.toBe('"v1"');
     // Search sees it too: the page's text is kept in step.
@@ -117,13 +117,7 @@ describe('co-editing: writes from outside are merged, not written over', () => {
     await client.synced;
     client.type(' typed live', 1);
     // The REST writer changes the first paragraph only; the typing in the second must survive.
-    const put = await t.request({
-      method: 'PUT',
-      url: `/api/v1/pages/${p.id}`,
-      token: w.admin.token,
-      body: { content: doc('First paragraph, edited over REST', 'Second paragraph') },
-    });
-    expect(put.status).toBe(200);
+    expect(await putParagraphs(t.request, p.id, w.admin.token, 'First paragraph, edited over REST', 'Second paragraph')).toBe(200);
     const merged = 'First paragraph, edited over REST\nSecond paragraph typed live';
     await eventually('the live client to see the REST edit merged with its typing', () => client.text() === merged);
     await eventually('the page to store the merged text', async () => (await storedText(p.id)) === merged);
@@ -208,5 +202,16 @@ describe('co-editing: history and persistence', () => {
     const read = await t.request({ url: `/api/v1/pages/${p.id}`, token: w.editor.token });
     expect(JSON.stringify(read.body.data.content)).not.toContain('javascript:');
     expect(JSON.stringify(read.body.data.content)).toContain('https://example.com/');
+  });
+
+  it('holds a live document to MAX_PAGE_BYTES: past it, the document goes back to the stored page', async () => {
+    const p = await page('Bounded', 'Kept');
+    const client = open(p.id, w.editor.token);
+    await client.synced;
+    client.type(' and stored', 0);
+    await eventually('the small edit to be stored', async () => (await storedText(p.id)) === 'Kept and stored');
+    client.type('x'.repeat(60_000), 1);
+    await eventually('the live document to go back to the stored page', () => client.text() === 'Kept and stored', 8_000, () => client.text().length);
+    expect(await storedText(p.id)).toBe('Kept and stored');
   });
 });

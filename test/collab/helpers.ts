@@ -1,4 +1,6 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import type { TestApp } from '../helpers/app.js';
+import { doc } from '../pages/helpers.js';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
@@ -101,3 +103,9 @@ export async function eventually<T>(what: string, check: () => T | Promise<T>, t
   }
 }
 
+
+/** Replaces a page's content over REST (one paragraph per string) and returns the status. */
+export async function putParagraphs(request: TestApp['request'], pageId: string, token: string, ...paragraphs: string[]): Promise<number> {
+  const res = await request({ method: 'PUT', url: `/api/v1/pages/${pageId}`, token, body: { content: doc(...paragraphs) } });
+  return res.status;
+}

@@ -7,7 +7,7 @@ import { createTestApp, requester, siblingApp, type TestApp } from '../helpers/a
 import { workspaceWithRoles } from '../helpers/factories.js';
 import { connectRedis, requireRedis } from '../helpers/redis.js';
 import { createSpace, doc, newPage } from '../pages/helpers.js';
-import { type CollabClient, connect, eventually, paragraphsOf } from './helpers.js';
+import { type CollabClient, connect, eventually, paragraphsOf, putParagraphs } from './helpers.js';
 
 /** Co-editing across a restart, across a change of role, and across two instances sharing documents through Redis. */
 const FAST = { COLLAB_SAVE_DEBOUNCE_MS: 100, COLLAB_SAVE_MAX_WAIT_MS: 500, COLLAB_ACCESS_RECHECK_MS: 100 };
@@ -23,6 +23,11 @@ function open(baseUrl: string, pageId: string, token: string) {
   const client = connect(baseUrl, pageId, token);
   clients.push(client);
   return client;
+}
+
+async function setEditorRole(role: 'editor' | 'viewer') {
+  const res = await t.request({ method: 'PUT', url: `/api/v1/workspaces/${w.workspace.id}/members/${w.editor.id}`, token: w.admin.token, body: { role } });
+  return res.status;
 }
 
 async function storedText(pageId: string) {
@@ -73,13 +78,7 @@ describe('co-editing when a role changes', () => {
     const client = open(urlOf(a.app), p.id, w.editor.token);
     expect(await client.authenticated).toBe('read-write');
     await client.synced;
-    const demoted = await t.request({
-      method: 'PUT',
-      url: `/api/v1/workspaces/${w.workspace.id}/members/${w.editor.id}`,
-      token: w.admin.token,
-      body: { role: 'viewer' },
-    });
-    expect(demoted.status).toBe(200);
+    expect(await setEditorRole('viewer')).toBe(200);
     try {
       expect((await client.closed).reason).toBe('access-changed');
       await eventually('the client to be admitted again, read-only', () => client.provider.isAuthenticated && client.provider.authorizedScope === 'readonly');
@@ -90,13 +89,7 @@ describe('co-editing when a role changes', () => {
       expect(watcher.text()).toBe('Start');
       expect(await storedText(p.id)).toBe('Start');
     } finally {
-      const restored = await t.request({
-        method: 'PUT',
-        url: `/api/v1/workspaces/${w.workspace.id}/members/${w.editor.id}`,
-        token: w.admin.token,
-        body: { role: 'editor' },
-      });
-      expect(restored.status).toBe(200);
+      expect(await setEditorRole('editor')).toBe(200);
     }
   });
 });
@@ -128,13 +121,7 @@ describe('co-editing on two instances over Redis', () => {
 
     // A REST write on instance one reaches the person editing on instance two, merged with their typing.
     onTwo.type(' and more', 1);
-    const put = await requester(one.app)({
-      method: 'PUT',
-      url: `/api/v1/pages/${p.id}`,
-      token: w.admin.token,
-      body: { content: doc('One rewritten over REST', 'Two typed on instance two') },
-    });
-    expect(put.status).toBe(200);
+    expect(await putParagraphs(requester(one.app), p.id, w.admin.token, 'One rewritten over REST', 'Two typed on instance two')).toBe(200);
     const merged = 'One rewritten over REST\nTwo typed on instance two and more';
     await eventually('the REST write to reach both clients, merged', () => onTwo.text() === merged && onOne.text() === merged);
     await eventually('the merged text to be stored', async () => (await storedText(p.id)) === merged);

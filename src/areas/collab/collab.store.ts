@@ -63,6 +63,14 @@ export async function storeLiveDocument(ctx: Ctx, pageId: string, doc: Y.Doc, se
     if (page.ydoc) Y.applyUpdate(doc, page.ydoc);
     let state = Y.encodeStateAsUpdate(doc);
     const snapshot = await yStateToSnapshotOffThread(config, { state, stored: page.content });
+    if (snapshot.bytes > config.MAX_PAGE_BYTES) {
+      // Larger than a page may be: the live document goes back to what is stored, as a PUT of it would be refused.
+      ctx.log.warn({ pageId, bytes: snapshot.bytes }, 'a live document grew past MAX_PAGE_BYTES; reverted to the stored page');
+      replaceLiveContent(doc, page.content);
+      session.takeEditors();
+      await collabRepo.saveState(trx, pageId, Y.encodeStateAsUpdate(doc));
+      return;
+    }
     if (snapshot.corrected) {
       replaceLiveContent(doc, snapshot.json);
       state = Y.encodeStateAsUpdate(doc);
