@@ -18,6 +18,8 @@ export const COLLAB_PATH = '/api/collab';
 const PAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The close code a connection gets when its access is gone or changed (the provider reconnects and is admitted anew). */
 const ACCESS_CHANGED = { code: 4403, reason: 'access-changed' };
+/** Requests that may change who can open a page: members and roles, spaces and their permissions, groups, API keys, a page's deletion. */
+const ACCESS_WRITES = /^\/api\/(v1\/)?(workspaces\/[^/]+\/members|spaces|groups|api-keys|pages\/[^/?]+(\?|$))/;
 
 /** An AppError as Hocuspocus refuses a connection: the reason the provider's `onAuthenticationFailed` receives is our error code. */
 function refusal(err: unknown): Error & { reason: string } {
@@ -115,6 +117,12 @@ export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: Co
   app.server.on('upgrade', onUpgrade);
 
   const access = startAccessChecks(hocuspocus, deps, ctxFor, config.COLLAB_ACCESS_RECHECK_MS);
+  // A write that can take access away (members, roles, spaces, groups, API keys, trashing a page) has this instance
+  // check its open connections at once; other instances see it at their next interval.
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode < 400 && request.method !== 'GET' && request.method !== 'HEAD' && ACCESS_WRITES.test(request.url) && hocuspocus.getDocumentsCount() > 0)
+      access.soon();
+  });
   const outside = startOutsideWrites(hocuspocus, options, prefix, app);
 
   app.addHook('preClose', async () => {
@@ -170,7 +178,20 @@ function startAccessChecks(hocuspocus: Hocuspocus, deps: HttpDeps, ctxFor: (acto
   };
   const timer = setInterval(() => void check(), everyMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  let soon: NodeJS.Timeout | null = null;
+  return {
+    stop: () => {
+      clearInterval(timer);
+      if (soon) clearTimeout(soon);
+    },
+    /** Checks again shortly (a burst of changes makes one check), not waiting for the interval. */
+    soon: () => {
+      soon ??= setTimeout(() => {
+        soon = null;
+        void check();
+      }, 20);
+    },
+  };
 }
 
 /**
