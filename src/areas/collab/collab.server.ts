@@ -70,7 +70,9 @@ export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: Co
       }
     },
     async onLoadDocument({ documentName }) {
-      return loadLiveState(system, documentName);
+      const state = await loadLiveState(system, documentName);
+      sessionOf(documentName).knownState = state;
+      return state;
     },
     async onChange({ documentName, context }) {
       const actor = (context as Partial<CollabContext> | undefined)?.actor;

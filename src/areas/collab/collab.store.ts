@@ -18,6 +18,8 @@ export class EditSession {
   /** The version this session's edits go into, when it is still the page's current one. */
   entry: { version: number; startedAt: number; contributors: string[] } | null = null;
   lastSavedChangeAt = 0;
+  /** The Yjs state this instance last loaded or stored: while the page still holds it, there is nothing to merge in. */
+  knownState: Uint8Array | null = null;
 
   edited(userId: string) {
     this.editors.add(userId);
@@ -60,20 +62,24 @@ export async function storeLiveDocument(ctx: Ctx, pageId: string, doc: Y.Doc, se
   await ctx.db.transaction().execute(async (trx) => {
     const page = await collabRepo.lockLive(trx, pageId);
     if (!page || page.deletedAt) return;
-    if (page.ydoc) Y.applyUpdate(doc, page.ydoc);
+    // Merging a large state costs the request thread tens of milliseconds: only when the stored one is not ours.
+    if (page.ydoc && !(session.knownState && Buffer.from(page.ydoc).equals(session.knownState))) Y.applyUpdate(doc, page.ydoc);
     let state = Y.encodeStateAsUpdate(doc);
+    session.knownState = state;
     const snapshot = await yStateToSnapshotOffThread(config, { state, stored: page.content });
     if (snapshot.bytes > config.MAX_PAGE_BYTES) {
       // Larger than a page may be: the live document goes back to what is stored, as a PUT of it would be refused.
       ctx.log.warn({ pageId, bytes: snapshot.bytes }, 'a live document grew past MAX_PAGE_BYTES; reverted to the stored page');
       replaceLiveContent(doc, page.content);
       session.takeEditors();
-      await collabRepo.saveState(trx, pageId, Y.encodeStateAsUpdate(doc));
+      session.knownState = Y.encodeStateAsUpdate(doc);
+      await collabRepo.saveState(trx, pageId, session.knownState);
       return;
     }
     if (snapshot.corrected) {
       replaceLiveContent(doc, snapshot.json);
       state = Y.encodeStateAsUpdate(doc);
+      session.knownState = state;
     }
     const editors = session.takeEditors();
     if (snapshot.unchanged) {
