@@ -1,9 +1,10 @@
-import { ActionIcon, AppShell, Burger, Group, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, AppShell, Avatar, Burger, Group, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton, useMantineColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconCheck, IconChevronDown, IconLogout, IconMoon, IconPlus, IconSettings, IconSun, IconTarget, IconListCheck, IconFlask } from '@tabler/icons-react';
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../features/auth/session';
+import { loadPageScreen } from '../features/pages/prefetch';
 import { SearchLauncher } from '../features/search/SearchLauncher';
 import { SpacesNav } from '../features/spaces/SpacesNav';
 import { rememberWorkspace } from '../features/workspaces/HomeRedirect';
@@ -18,9 +19,9 @@ function WorkspaceSwitcher() {
   return (
     <Menu position="bottom-start" width={260}>
       <Menu.Target>
-        <UnstyledButton aria-label={`Workspace: ${current.name}. Switch workspace`} px="xs" py={4} style={{ borderRadius: 6 }}>
+        <UnstyledButton aria-label={`Workspace: ${current.name}. Switch workspace`} px="xs" py={4} style={{ borderRadius: 6, minWidth: 0 }}>
           <Group gap={6} wrap="nowrap">
-            <Text fw={700} truncate maw={180}>
+            <Text fw={700} truncate maw={{ base: 120, xs: 180 }}>
               {current.name}
             </Text>
             <IconChevronDown size={14} aria-hidden />
@@ -57,14 +58,23 @@ function UserMenu() {
       </Tooltip>
       <Menu position="bottom-end">
         <Menu.Target>
-          <UnstyledButton aria-label="Account" px="xs">
-            <Text size="sm" truncate maw={140}>
-              {user?.name}
-            </Text>
+          {/* Initials always; the name too from 768 px up (on a phone it would push the header past the screen). */}
+          <UnstyledButton aria-label={`Account: ${user?.name ?? ''}`} px={4} py={2} style={{ borderRadius: 6 }}>
+            <Group gap={6} wrap="nowrap">
+              <Avatar name={user?.name} color="blue" size={28} aria-hidden />
+              <Text size="sm" truncate maw={140} visibleFrom="sm">
+                {user?.name}
+              </Text>
+            </Group>
           </UnstyledButton>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Label>{user?.email}</Menu.Label>
+          <Menu.Label>
+            <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate>
+              {user?.name}
+            </Text>
+            {user?.email}
+          </Menu.Label>
           <Menu.Item
             leftSection={<IconLogout size={14} />}
             onClick={async () => {
@@ -80,6 +90,22 @@ function UserMenu() {
   );
 }
 
+/**
+ * Runs `fn` when the browser is idle, `delay` ms from now at the earliest (a timer alone where there is no
+ * `requestIdleCallback`); returns the cancel. The delay keeps it out of the first screen's own loading.
+ */
+function whenIdle(fn: () => unknown, delay: number): () => void {
+  let idle: number | undefined;
+  const timer = setTimeout(() => {
+    if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(() => void fn(), { timeout: 2000 });
+    else void fn();
+  }, delay);
+  return () => {
+    clearTimeout(timer);
+    if (idle !== undefined) cancelIdleCallback(idle);
+  };
+}
+
 /** The frame around every workspace screen: header, sidebar (collapses to a drawer below 768 px), content. */
 export function Shell() {
   const workspace = useWorkspace();
@@ -89,12 +115,15 @@ export function Shell() {
   useEffect(() => rememberWorkspace(ws), [ws]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the mobile sidebar on navigation
   useEffect(() => close(), [location.pathname]);
+  // Once the shell and its first screen have shown, fetch the page screen's code while the browser has nothing else to
+  // do: the first page opened then waits only for its read. (Started at once, it slowed the first screen on 2 cores.)
+  useEffect(() => whenIdle(loadPageScreen, 300), []);
   const active = (path: string) => location.pathname.startsWith(path);
   return (
     <AppShell header={{ height: 52 }} navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
         <Group h="100%" px="sm" justify="space-between" wrap="nowrap">
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" miw={0}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close sidebar' : 'Open sidebar'} />
             <WorkspaceSwitcher />
           </Group>

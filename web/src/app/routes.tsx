@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
 import { AuthScreen } from '../features/auth/AuthScreen';
 import { RequireSession } from '../features/auth/RequireSession';
+import { loadPageScreen } from '../features/pages/prefetch';
 import { CreateWorkspaceScreen } from '../features/workspaces/CreateWorkspaceScreen';
 import { HomeRedirect } from '../features/workspaces/HomeRedirect';
 import { WorkspaceScope } from '../features/workspaces/workspace-context';
@@ -11,7 +12,7 @@ import { Shell } from './Shell';
 // Screens load on demand: the shell stays small, and the editor's weight is paid only by the page screen.
 const WorkspaceHome = lazy(() => import('../features/spaces/WorkspaceHome'));
 const SpaceScreen = lazy(() => import('../features/spaces/SpaceScreen'));
-const PageScreen = lazy(() => import('../features/pages/PageScreen'));
+const PageScreen = lazy(loadPageScreen);
 const HistoryScreen = lazy(() => import('../features/pages/HistoryScreen'));
 const TrashScreen = lazy(() => import('../features/pages/TrashScreen'));
 const SearchScreen = lazy(() => import('../features/search/SearchScreen'));

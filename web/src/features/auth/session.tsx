@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo } from 'react';
 import { api, setCsrfToken } from '../../api/client';
 import { ApiError, toApiError } from '../../api/errors';
+import { forgetPagesOnThisDevice } from '../pages/collab/device-copies';
 
 export interface SessionUser {
   id: string;
@@ -69,6 +70,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     await api.DELETE('/api/v1/auth/session').catch(() => undefined);
+    void forgetPagesOnThisDevice();
     setCsrfToken(null);
     forgetOthers(client);
     client.setQueryData(SESSION_KEY, null);

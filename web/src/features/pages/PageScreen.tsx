@@ -1,75 +1,81 @@
-import { Anchor, Breadcrumbs, Button, Drawer, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Anchor, Breadcrumbs, Button, Center, Drawer, Group, Loader, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconHistory, IconMessageCircle, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import type { Editor } from '@tiptap/react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
+import { useUser } from '../auth/session';
 import { useCurrentSpace } from '../spaces/spaces.queries';
 import { canEditIn, pageIdOf, paths, useWorkspace } from '../workspaces/workspace-context';
-import { ConflictAlert } from './editor/ConflictAlert';
-import { keepMine, takeTheirs } from './editor/conflict';
-import { PageEditor, usePageEditor } from './editor/PageEditor';
-import { editorPageKey, type LoadedPage, loadPage, type PageDraft } from './editor/page-doc';
+import { refusalMessage } from './collab/collab-session';
+import { PeopleHere } from './collab/PeopleHere';
+import { type CollabState, useCollabSession } from './collab/useCollabSession';
+import { PageEditor } from './editor/PageEditor';
+import { type EditablePage, editorPageKey, loadPage } from './editor/page-doc';
 import { SaveStatus } from './editor/SaveStatus';
-import { useAutosave } from './editor/useAutosave';
+import { useTitleSave } from './editor/useTitleSave';
 import { pageKeys } from './pages.queries';
 
 const CommentsPanel = lazy(() => import('../comments/CommentsPanel'));
 
-/** `/w/:ws/s/:space/p/:pageRef`: the page, its title and content, saved as the person types. */
+/** `/w/:ws/s/:space/p/:pageRef`: the page, its title and content, edited together with whoever else has it open. */
 export default function PageScreen() {
   const pageId = pageIdOf(useParams().pageRef);
   const loaded = useQuery({
     queryKey: editorPageKey(pageId ?? ''),
     queryFn: () => loadPage(pageId as string),
     enabled: Boolean(pageId),
-    // The editor owns the text once loaded: a background refetch must never replace what the person is typing.
+    // The title field owns the title once loaded: a background refetch must never replace what the person is typing.
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
     refetchOnWindowFocus: false,
   });
   if (loaded.isPending) return <ScreenLoader />;
   if (loaded.error) return <ErrorNotice error={loaded.error} title="This page could not be opened" />;
-  return <PageBody key={loaded.data.page.id} initial={loaded.data} />;
+  return <PageBody key={loaded.data.id} page={loaded.data} />;
 }
 
-function PageBody({ initial }: { initial: LoadedPage }) {
+/** Until the document is here (from this device or the server), a spinner, or why it cannot come. */
+function DocumentPending({ collab }: { collab: CollabState }) {
+  if (collab.refused) return <Text c="red">{refusalMessage(collab.refused)}.</Text>;
+  if (collab.status === 'offline') return <Text c="dimmed">This page is not kept on this device yet; it opens when you are back online.</Text>;
+  return (
+    <Center mih={240}>
+      <Loader size="sm" aria-label="Loading the page" />
+    </Center>
+  );
+}
+
+function PageBody({ page }: { page: EditablePage }) {
   const workspace = useWorkspace();
   const { space } = useCurrentSpace();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const page = initial.page;
-  const canEdit = page.role ? page.role !== 'viewer' : canEditIn(workspace.role);
+  const user = useUser();
+  const collab = useCollabSession(page.id, user);
+  // The server's word on the live connection wins over the role read with the page (it is re-checked while open).
+  const canEdit = collab.readOnly === null ? (page.role ? page.role !== 'viewer' : canEditIn(workspace.role)) : !collab.readOnly;
   const [title, setTitle] = useState(page.title);
   const titleRef = useRef(page.title);
-  const savedTitle = useRef(page.title);
-  const editorRef = useRef<ReturnType<typeof usePageEditor>>(null);
 
-  const read = useCallback(
-    (): PageDraft => ({ title: titleRef.current.trim() || 'Untitled', content: editorRef.current?.getJSON() ?? (page.content as Record<string, unknown>) }),
-    [page.content],
-  );
-  const onSaved = useCallback(
-    (draft: PageDraft) => {
-      // A new title shows in the tree and the breadcrumbs; content changes concern only this screen.
-      if (draft.title !== savedTitle.current) {
-        savedTitle.current = draft.title;
-        void queryClient.invalidateQueries({ queryKey: pageKeys.tree(page.spaceId) });
-        void queryClient.invalidateQueries({ queryKey: pageKeys.roots(page.spaceId) });
-      }
-      void queryClient.invalidateQueries({ queryKey: pageKeys.page(page.id) });
-    },
-    [queryClient, page.id, page.spaceId],
-  );
-  const autosave = useAutosave({ pageId: page.id, initialEtag: initial.etag, enabled: canEdit, read, onSaved });
-  const target = { workspaceId: page.workspaceId, pageId: page.id };
-  const editor = usePageEditor({ target, content: page.content as Record<string, unknown>, editable: canEdit, onChange: autosave.changed });
-  editorRef.current = editor;
+  const onTitleSaved = useCallback(() => {
+    // A new title shows in the tree and the breadcrumbs.
+    void queryClient.invalidateQueries({ queryKey: pageKeys.tree(page.spaceId) });
+    void queryClient.invalidateQueries({ queryKey: pageKeys.roots(page.spaceId) });
+    void queryClient.invalidateQueries({ queryKey: pageKeys.page(page.id) });
+  }, [queryClient, page.id, page.spaceId]);
+  const titleSave = useTitleSave({ pageId: page.id, initial: page.title, onSaved: onTitleSaved });
+  const target = useMemo(() => ({ workspaceId: page.workspaceId, pageId: page.id }), [page.workspaceId, page.id]);
+  const editorRef = useRef<Editor | null>(null);
+  const onEditor = useCallback((editor: Editor | null) => {
+    editorRef.current = editor;
+  }, []);
 
   const [commentsOpen, comments] = useDisclosure(false);
   const [trashOpen, trash] = useDisclosure(false);
@@ -81,7 +87,6 @@ function PageBody({ initial }: { initial: LoadedPage }) {
     setTrashing(true);
     try {
       await data(api.DELETE('/api/v1/pages/{pageId}', { params: { path: { pageId: page.id }, query: {} } }));
-      autosave.reset(null);
       await queryClient.invalidateQueries({ queryKey: pageKeys.all });
       notifications.show({ color: 'teal', message: `“${titleRef.current || 'Untitled'}” moved to the trash` });
       navigate(paths.space(workspace.hostname, spaceSlug));
@@ -90,18 +95,6 @@ function PageBody({ initial }: { initial: LoadedPage }) {
     } finally {
       setTrashing(false);
       trash.close();
-    }
-  };
-
-  const useTheirVersion = async () => {
-    if (!editor) return;
-    try {
-      const fresh = await takeTheirs(autosave, page.id, editor);
-      titleRef.current = savedTitle.current = fresh.page.title;
-      setTitle(fresh.page.title);
-      notifications.show({ color: 'teal', message: 'Loaded their version. Yours is kept in History.' });
-    } catch (err) {
-      notifications.show({ color: 'red', title: 'Could not load their version', message: messageOf(err) });
     }
   };
 
@@ -121,7 +114,8 @@ function PageBody({ initial }: { initial: LoadedPage }) {
           </Text>
         </Breadcrumbs>
         <Group gap="xs" wrap="wrap">
-          {canEdit ? <SaveStatus autosave={autosave} /> : <Text size="sm" c="dimmed">Read only</Text>}
+          <PeopleHere others={collab.others} />
+          <SaveStatus collab={collab} title={titleSave} readOnly={!canEdit} />
           <Button component={Link} to={`${pagePath}/history`} variant="default" size="xs" leftSection={<IconHistory size={14} />}>
             History
           </Button>
@@ -136,10 +130,6 @@ function PageBody({ initial }: { initial: LoadedPage }) {
         </Group>
       </Group>
 
-      {autosave.conflict && (
-        <ConflictAlert updatedAt={autosave.conflict.updatedAt} onKeepMine={() => keepMine(autosave, page.id).then(() => {})} onUseTheirs={useTheirVersion} />
-      )}
-
       <Textarea
         aria-label="Title"
         placeholder="Untitled"
@@ -153,19 +143,23 @@ function PageBody({ initial }: { initial: LoadedPage }) {
           const next = e.currentTarget.value.replace(/\n/g, ' ');
           setTitle(next);
           titleRef.current = next;
-          autosave.changed();
+          titleSave.changed(next.trim() || 'Untitled');
         }}
         onKeyDown={(e) => {
           // Enter leaves the title for the text below, as in every document editor.
           if (e.key === 'Enter') {
             e.preventDefault();
-            editor?.commands.focus('start');
+            editorRef.current?.commands.focus('start');
           }
         }}
         styles={{ input: { fontSize: 'calc(2rem * var(--mantine-scale))', fontWeight: 700, lineHeight: 1.25, color: 'var(--mantine-color-text)' } }}
       />
 
-      <PageEditor editor={editor} />
+      {collab.session && collab.ready ? (
+        <PageEditor target={target} session={collab.session} editable={canEdit && !collab.refused} onEditor={onEditor} />
+      ) : (
+        <DocumentPending collab={collab} />
+      )}
 
       <Drawer opened={commentsOpen} onClose={comments.close} position="right" title="Comments" size="md">
         <Suspense fallback={<ScreenLoader />}>

@@ -1,48 +1,56 @@
 import { Box } from '@mantine/core';
 import { type Editor, EditorContent, useEditor } from '@tiptap/react';
 import { useEffect, useMemo, useRef } from 'react';
+import { collabExtensions } from '../collab/collab-extensions';
+import type { CollabSession } from '../collab/collab-session';
 import { editorExtensions } from './editor-extensions';
 import type { UploadTarget } from './uploads';
 import './editor.css';
 
 /**
- * The page's Tiptap editor, created once per page. `onChange` fires per edit without re-rendering React (typing
- * on a 1 MB page must not re-render the screen); the content is read from the editor only when it is saved.
+ * The page's Tiptap editor, created once per co-editing session. Its content is the session's Yjs document (never
+ * the REST `content`): what the person types goes to the server and to everyone else from there, and typing does not
+ * re-render React (a 1 MB page must stay quick).
  */
-export function usePageEditor(opts: { target: UploadTarget; content: Record<string, unknown>; editable: boolean; onChange: () => void }): Editor | null {
-  const onChange = useRef(opts.onChange);
-  onChange.current = opts.onChange;
-  const { pageId, workspaceId } = opts.target;
-  // Built once per page: new extension objects on a re-render would make Tiptap reconfigure the editor.
-  const extensions = useMemo(() => editorExtensions({ pageId, workspaceId }), [pageId, workspaceId]);
+function usePageEditor(opts: { target: UploadTarget; session: CollabSession; editable: boolean }): Editor | null {
+  const { target, session, editable } = opts;
+  const { pageId, workspaceId } = target;
+  const editableRef = useRef(editable);
+  editableRef.current = editable;
+  // Built once per session: new extension objects on a re-render would make Tiptap reconfigure the editor.
+  const extensions = useMemo(() => [...editorExtensions({ pageId, workspaceId }), ...collabExtensions(session)], [pageId, workspaceId, session]);
   const editor = useEditor(
     {
       extensions,
-      content: opts.content,
-      editable: opts.editable,
+      editable,
       shouldRerenderOnTransaction: false,
       editorProps: {
-        attributes: {
+        // A function, so that it is read again when the editor turns read-only or back (the server's scope).
+        attributes: () => ({
           role: 'textbox',
           'aria-label': 'Page content',
           'aria-multiline': 'true',
-          ...(opts.editable ? {} : { 'aria-readonly': 'true' }),
+          ...(editableRef.current ? {} : { 'aria-readonly': 'true' }),
           class: 'kb-prose',
-        },
-      },
-      onUpdate: ({ transaction }) => {
-        if (transaction.docChanged) onChange.current();
+        }),
       },
     },
-    [opts.target.pageId],
+    [session],
   );
   useEffect(() => {
-    if (editor && editor.isEditable !== opts.editable) editor.setEditable(opts.editable, false);
-  }, [editor, opts.editable]);
+    if (editor && editor.isEditable !== editable) editor.setEditable(editable, false);
+  }, [editor, editable]);
   return editor;
 }
 
-export function PageEditor({ editor }: { editor: Editor | null }) {
+/** The page's content, co-edited; `onEditor` hands the editor to the screen (the title's Enter moves into it). */
+export function PageEditor(props: { target: UploadTarget; session: CollabSession; editable: boolean; onEditor?: (editor: Editor | null) => void }) {
+  const editor = usePageEditor(props);
+  const { onEditor } = props;
+  useEffect(() => {
+    onEditor?.(editor);
+    return () => onEditor?.(null);
+  }, [editor, onEditor]);
   return (
     <Box className="kb-editor" mih={240}>
       <EditorContent editor={editor} />

@@ -46,13 +46,21 @@ function pasteAndDrop(target: UploadTarget) {
   });
 }
 
+/** The shared extension as the web editor runs it: mentions get their suggestion UI; undo is co-editing's own. */
+function forTheWebEditor(ext: AnyExtension, target: UploadTarget): AnyExtension {
+  if (ext.name === 'mention') return withMentionSuggestions(ext, target.workspaceId);
+  // ProseMirror's history would undo other people's edits too; Collaboration brings a Yjs undo that only takes back one's own.
+  if (ext.name === 'starterKit') return ext.configure({ undoRedo: false });
+  return ext;
+}
+
 /**
  * The page editor's extensions: exactly the shared schema (`@editor/extensions`, the server's too), with the
  * mention node given its suggestion UI, plus helpers that add no node or mark: placeholder, code colours, the "/"
- * menu, and paste/drop handling.
+ * menu, and paste/drop handling. Co-editing adds its own (collab/collab-extensions.ts).
  */
 export function editorExtensions(target: UploadTarget): AnyExtension[] {
-  const schemaExtensions = shared.map((ext) => (ext.name === 'mention' ? withMentionSuggestions(ext, target.workspaceId) : ext));
+  const schemaExtensions = shared.map((ext) => forTheWebEditor(ext, target));
   return [
     ...schemaExtensions,
     Placeholder.configure({ placeholder: 'Type "/" for blocks, "@" to mention someone…' }),

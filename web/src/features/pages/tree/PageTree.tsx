@@ -1,7 +1,7 @@
 import { DndContext, type DragEndEvent, type DragStartEvent, DragOverlay, PointerSensor, useSensor, useSensors } from '@dnd-kit/core';
 import { Loader, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -10,7 +10,9 @@ import { ErrorNotice } from '../../../ui/ErrorNotice';
 import type { SpaceSummary } from '../../spaces/spaces.queries';
 import { canEditIn, pageIdOf, paths, useWorkspace } from '../../workspaces/workspace-context';
 import { fetchLevel, pageKeys, slugOfTitle, type TreePage } from '../pages.queries';
+import { prefetchPage } from '../prefetch';
 import { flattenTree, isSelfOrDescendant, type LevelState, useOpenPages } from './tree.model';
+import { useRevealPage } from './tree.reveal';
 import { useCreatePage, useMovePage, useRenamePage, useTrashPage } from './tree.mutations';
 import classes from './tree.module.css';
 import { type DropZone, type RowActions, type Step, TreeRow } from './TreeRow';
@@ -71,17 +73,28 @@ export default function PageTree({ space }: { space: SpaceSummary }) {
     getItemKey: (i) => rows[i].key,
   });
 
-  // Bring the open page into view once per page (deep links, a page made from the row menu).
+  // A page the tree does not show yet (a deep link, a search result) gets its parents opened.
+  const openPage = useCallback((id: string) => setOpen(id, true), [setOpen]);
+  useRevealPage(currentId ?? null, Boolean(currentId && byId.has(currentId)), openPage);
+
+  // Bring the open page into view once per page: within the tree's own scroller (the row may not exist in the DOM
+  // until then), then within the sidebar.
   const scrolledTo = useRef<string | null>(null);
   useEffect(() => {
     if (!currentId || scrolledTo.current === currentId) return;
     const i = rows.findIndex((r) => r.kind === 'page' && r.page.id === currentId);
-    if (i >= 0) {
-      scrolledTo.current = currentId;
-      virtualizer.scrollToIndex(i, { align: 'auto' });
-    }
+    if (i < 0) return;
+    scrolledTo.current = currentId;
+    virtualizer.scrollToIndex(i, { align: 'auto' });
+    const reveal = (tries: number) => {
+      const row = scrollRef.current?.querySelector(`[data-page-id="${currentId}"]`);
+      if (row) row.scrollIntoView({ block: 'nearest' });
+      else if (tries > 0) requestAnimationFrame(() => reveal(tries - 1));
+    };
+    requestAnimationFrame(() => reveal(5));
   }, [currentId, rows, virtualizer]);
 
+  const queryClient = useQueryClient();
   const create = useCreatePage(scope);
   const rename = useRenamePage(scope);
   const trash = useTrashPage(scope);
@@ -125,6 +138,7 @@ export default function PageTree({ space }: { space: SpaceSummary }) {
         },
       ),
     rename: (page, title) => rename.mutate({ pageId: page.id, title }),
+    prefetch: (page) => prefetchPage(queryClient, page.id),
     trash: (page) =>
       trash.mutate(page, {
         onSuccess: () => {

@@ -19,6 +19,8 @@ export interface RowActions {
   newChild(page: TreePage): void;
   rename(page: TreePage, title: string): void;
   trash(page: TreePage): void;
+  /** The pointer or focus is on the row: a click may follow, so get the page ready. */
+  prefetch(page: TreePage): void;
 }
 
 interface Props {
@@ -70,6 +72,8 @@ export function TreeRow({ page, depth, open, posinset, setsize, index, href, cur
       data-drop={drop ?? undefined}
       className={classes.row}
       style={{ ...style, paddingLeft: 6 + depth * INDENT }}
+      onPointerEnter={() => actions.prefetch(page)}
+      onFocus={() => actions.prefetch(page)}
       {...listeners}
     >
       {page.hasChildren ? (

@@ -1,0 +1,48 @@
+import { type AnyExtension, Extension } from '@tiptap/core';
+import { Collaboration } from '@tiptap/extension-collaboration';
+import { yCursorPlugin } from '@tiptap/y-tiptap';
+import type { Awareness } from 'y-protocols/awareness';
+import { COLLAB_FIELD, type CollabSession, type Collaborator } from './collab-session';
+import './collab.css';
+
+/** Another person's caret: a thin bar in their colour with their name above it (the avatars announce who is here). */
+function caretOf(user: Collaborator): HTMLElement {
+  const caret = document.createElement('span');
+  caret.className = 'kb-caret';
+  caret.style.borderColor = user.color;
+  caret.setAttribute('aria-hidden', 'true');
+  const label = document.createElement('span');
+  label.className = 'kb-caret-label';
+  label.style.backgroundColor = user.color;
+  label.textContent = user.name;
+  caret.append(label);
+  return caret;
+}
+
+/** Their selection, tinted in their colour (`33` ≈ 20 % alpha keeps the text readable). */
+const selectionOf = (user: Collaborator) => ({ class: 'kb-remote-selection', style: `background-color: ${user.color}33` });
+
+/**
+ * The others' carets and selections, read from awareness. Uses @tiptap/y-tiptap's cursor plugin, which finds the
+ * document through the sync plugin that `Collaboration` installs from the same package.
+ */
+const CollabCarets = Extension.create<{ awareness: Awareness | null }>({
+  name: 'collabCarets',
+  addOptions: () => ({ awareness: null }),
+  addProseMirrorPlugins() {
+    const { awareness } = this.options;
+    if (!awareness) return [];
+    // Not one's own, from this tab or an earlier one (a reload leaves the old connection's caret until it times out).
+    const othersOnly = (mine: number, theirs: number, state: { user?: Partial<Collaborator> } | null) =>
+      mine !== theirs && state?.user?.id !== (awareness.getLocalState()?.user as Collaborator | undefined)?.id;
+    return [yCursorPlugin(awareness, { awarenessStateFilter: othersOnly, cursorBuilder: caretOf, selectionBuilder: selectionOf })];
+  },
+});
+
+/** The editor bound to a co-editing session: its content is the Yjs document (with its own undo), plus carets. */
+export function collabExtensions(session: CollabSession): AnyExtension[] {
+  return [
+    Collaboration.configure({ document: session.doc, field: COLLAB_FIELD }),
+    CollabCarets.configure({ awareness: session.provider.awareness }),
+  ];
+}
