@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +11,12 @@ import { embedderFor } from '../../src/embeddings/index.js';
 import { createServiceEnv } from '../../src/env.js';
 import { startBackground } from '../../src/jobs/runtime.js';
 import { type Measurement, median } from '../lib/measure.js';
+import { processUsage, startChild, stopChild } from '../lib/service-process.js';
 import type { Target } from '../lib/target.js';
 import type { ClientFigures, ClientPlan } from './mixed-load.client.js';
 import type { Scenario } from './types.js';
 import { seedWorkspace } from './workspace-read.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLIENT = fileURLToPath(new URL('./mixed-load.client.ts', import.meta.url));
 /** The issue's load: 20 concurrent clients. */
 const CONNECTIONS = 20;
@@ -118,52 +118,26 @@ async function idleRss(target: Target, settleMs: number): Promise<{ service: num
     CPU_WORKER_IDLE_MS: '2000',
   };
   try {
-    const service = spawn(process.execPath, ['bin/start.js'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const serviceRss = await rssWhenIdle(service, /listening on/, settleMs);
+    const serviceRss = await rssWhenIdle(['bin/start.js'], env, /listening on/, settleMs);
     if (target.kind !== 'pglite') return { service: serviceRss, how };
     // bin/start.js has just brought dist/ up to date.
     const dbModule = './dist/db/index.js';
     const floorScript = `import { openDatabase, migrateToLatest } from '${dbModule}'; const d = await openDatabase({ dataDir: process.env.DATA_DIR + '/floor' }); await migrateToLatest(d.db); console.log('ready'); setInterval(() => {}, 1000);`;
-    const floor = spawn(process.execPath, ['--input-type=module', '-e', floorScript], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return { service: serviceRss, floor: await rssWhenIdle(floor, /ready/, settleMs), how };
+    return { service: serviceRss, floor: await rssWhenIdle(['--input-type=module', '-e', floorScript], env, /ready/, settleMs), how };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-/** Waits for `ready` on the child's output, then `settleMs`, reads its resident memory (MB) and stops it. */
-function rssWhenIdle(child: ChildProcess, ready: RegExp, settleMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d;
-      if (!ready.test(out)) return;
-      child.stdout?.off('data', onData);
-      setTimeout(() => {
-        try {
-          const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-          resolve(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-        } catch (err) {
-          reject(new Error(`the idle process is gone (${(err as Error).message}): ${out.slice(-500)}`));
-        }
-        child.kill('SIGTERM');
-      }, settleMs);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (!ready.test(out)) reject(new Error(`the idle process exited (${code}) before it was ready: ${out.slice(-500)}`));
-    });
-  });
+/** Starts a Node process, waits for `ready` on its output, then `settleMs`, reads its resident memory (MB) and stops it. */
+async function rssWhenIdle(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, settleMs: number): Promise<number> {
+  const { child } = await startChild(args, env, ready);
+  try {
+    await new Promise((r) => setTimeout(r, settleMs));
+    return processUsage(child.pid!).rssMb;
+  } finally {
+    await stopChild(child);
+  }
 }
 
 const asMeasurement = (label: string, runs: ClientFigures[]): Measurement => ({
