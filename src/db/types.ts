@@ -10,6 +10,7 @@ import type { TasksTables } from './tables/tasks.js';
 import type { ResearchTables } from './tables/research.js';
 import type { MemoryTables } from './tables/memory.js';
 import type { LocalSyncTables } from './tables/local-sync.js';
+import type { ExportsTables } from './tables/exports.js';
 
 /** Table types as Kysely sees them (camelCase; the CamelCasePlugin maps to snake_case columns). */
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -80,7 +81,8 @@ export interface DB
     ResearchTables,
     BugReportsTables,
     LocalSyncTables,
-    MemoryTables {}
+    MemoryTables,
+    ExportsTables {}
 
 export type UserRow = Selectable<UserTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;

@@ -5,6 +5,7 @@
 export { attachmentTools } from '../areas/attachments/attachments.tools.js';
 export { bugReportTools } from '../areas/bug-reports/bug-reports.tools.js';
 export { commentTools } from '../areas/comments/comments.tools.js';
+export { exportTools } from '../areas/exports/exports.tools.js';
 export { goalTools } from '../areas/goals/goals.tools.js';
 export { groupTools } from '../areas/groups/groups.tools.js';
 export { knowledgeTools } from '../areas/knowledge/knowledge.tools.js';

@@ -12,6 +12,7 @@ export const CATEGORIES = [
   { id: 'search', name: 'Search', description: 'Full-text search and autocomplete over pages and tasks' },
   { id: 'user', name: 'User Management', description: 'Users of a workspace and the caller' },
   { id: 'bug_report', name: 'Bug Reports', description: 'User-made and automatically captured bug reports' },
+  { id: 'export', name: 'Import and Export', description: 'Whole spaces and page trees as zip files of Markdown or HTML' },
   { id: 'research', name: 'Research', description: 'Asynchronous research jobs that write a report' },
   { id: 'memory', name: 'Memory', description: 'Notes an agent stores and finds again' },
   { id: 'knowledge', name: 'Knowledge Search', description: 'Passages of pages and memories, by meaning' },

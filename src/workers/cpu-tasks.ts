@@ -5,6 +5,7 @@
  */
 import { setPriority } from 'node:os';
 import { workerData } from 'piscina';
+import { renderExportPages } from '../areas/exports/exports.render.js';
 import { chunkDocument, type Passage } from '../areas/knowledge/knowledge.chunk.js';
 import { htmlToText } from '../areas/research/sources/html.js';
 import { type DocJson, documentToMarkdown, markdownToDocument } from '../editor/index.js';
@@ -36,6 +37,8 @@ export const cpuTasks = {
   documentToYState: (doc: DocJson): Uint8Array => documentToYState(doc),
   yStateToSnapshot: (input: { state: Uint8Array; stored: DocJson }): LiveSnapshot => yStateToSnapshot(input),
   outsideWriteToYUpdate: (input: { state: Uint8Array; json: DocJson }) => outsideWriteToYUpdate(input),
+  /** A batch of exported pages as the text of their files (Markdown with front matter, or HTML). */
+  renderExportPages,
 };
 
 export type CpuTasks = typeof cpuTasks;

@@ -1,3 +1,4 @@
+import { type PageToRender, type RenderFormat, renderExportPages } from '../areas/exports/exports.render.js';
 import { htmlToText } from '../areas/research/sources/html.js';
 import type { DocJson } from '../editor/index.js';
 import { documentToMarkdown, markdownToDocument } from '../editor/index.js';
@@ -41,6 +42,16 @@ export function yStateToSnapshotOffThread(settings: CpuPoolSettings, input: { st
 export function outsideWriteToYUpdateOffThread(settings: CpuPoolSettings, input: { state: Uint8Array; json: DocJson }) {
   const large = input.state.byteLength >= OFFLOAD_MIN_BYTES / 2 || atLeast(input.json, OFFLOAD_MIN_BYTES);
   return large ? runCpuTask(settings, 'outsideWriteToYUpdate', input) : Promise.resolve(outsideWriteToYUpdate(input));
+}
+
+/** A batch of exported pages as file text; on the background lane once the batch is large, or HTML (slower per page). */
+export function renderExportPagesOffThread(
+  settings: CpuPoolSettings,
+  input: { format: RenderFormat; pages: PageToRender[] },
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const large = (input.format === 'html' && input.pages.length > 8) || atLeast({ content: input.pages.map((p) => p.doc) }, OFFLOAD_MIN_BYTES);
+  return large ? runCpuTask(settings, 'renderExportPages', input, { signal, priority: 'background' }) : Promise.resolve(renderExportPages(input));
 }
 
 /**

@@ -33,8 +33,8 @@ interface Case {
   before?: () => Promise<void>;
 }
 
-/** Categories whose tools are exercised through call_tool by their own area's tests (memory and knowledge search). */
-const COVERED_ELSEWHERE = new Set(['memory', 'knowledge']);
+/** Categories whose tools are exercised through call_tool by their own area's tests (memory and knowledge search, exports). */
+const COVERED_ELSEWHERE = new Set(['memory', 'knowledge', 'export']);
 
 async function call(who: Who | TestUser, name: string, args: Record<string, unknown>): Promise<Response> {
   const user = typeof who === 'string' ? ws[who] : who;

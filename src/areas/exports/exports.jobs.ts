@@ -1,0 +1,71 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
+import { deleteBlobs } from '../../blobs/index.js';
+import type { Ctx } from '../../context.js';
+import { AppError } from '../../errors.js';
+import type { AreaJobs } from '../../jobs/registry.js';
+import { type JobContext, PermanentJobError } from '../../jobs/worker.js';
+import type { ClaimedJob } from '../../jobs/queue.js';
+import { buildExport } from './exports.build.js';
+import { requireExportSource } from './exports.policy.js';
+import { exportsRepo } from './exports.repo.js';
+
+export const EXPORT_JOB_KIND = 'exports.build';
+export const EXPORT_EXPIRE_JOB = 'exports.expire';
+/** An export (its record and its zip) is deleted this long after it was requested. */
+export const EXPORT_RETENTION_MS = 7 * 24 * 3600_000;
+
+let logger: FastifyBaseLogger | undefined;
+
+/** A Ctx acting as the requester: the export reads what they read, no more. */
+function requesterCtx(jc: JobContext, userId: string): Ctx {
+  logger ??= pino({ level: jc.env.config.LOG_LEVEL, name: 'exports' }) as unknown as FastifyBaseLogger;
+  return { db: jc.db, actor: { userId, via: 'jwt', apiKeyId: null }, log: logger, now: () => new Date(), env: jc.env };
+}
+
+/**
+ * Builds one export. Access is checked again as the requester first (they may have lost it since asking); a refusal
+ * or any AppError fails the export for good, another error is retried by the queue until its attempts run out.
+ */
+async function runExport(job: ClaimedJob, jc: JobContext) {
+  const exportId = String(job.payload.exportId ?? '');
+  const row = await exportsRepo.find(jc.db, exportId);
+  if (!row || row.status === 'succeeded' || row.status === 'failed') return { skipped: row ? row.status : 'deleted' };
+  const ctx = requesterCtx(jc, row.requestedBy);
+  try {
+    const source = await requireExportSource(ctx, { workspaceId: row.workspaceId, spaceId: row.spaceId, pageId: row.pageId ?? undefined });
+    await exportsRepo.markRunning(jc.db, row.workspaceId, row.id, ctx.now());
+    const zip = await buildExport(ctx, { ...row, spaceId: source.spaceId }, jc.signal);
+    await exportsRepo.succeed(jc.db, row.workspaceId, row.id, zip, ctx.now());
+    return { exportId, ...zip };
+  } catch (err) {
+    const permanent = err instanceof AppError;
+    const final = permanent || job.attempts >= job.maxAttempts;
+    const message = err instanceof Error ? err.message : String(err);
+    await exportsRepo.setFailure(jc.db, row.workspaceId, row.id, permanent ? message : `export failed: ${message}`, final, ctx.now());
+    if (permanent) throw new PermanentJobError(message);
+    throw err;
+  }
+}
+
+/** Deletes expired exports, their record first and then their zip (a blob left by a crash between is swept as unused). */
+export async function expireExports(jc: Pick<JobContext, 'db' | 'env'>, now = new Date()): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const rows = await exportsRepo.expired(jc.db, now, 100);
+    for (const row of rows) {
+      await exportsRepo.delete(jc.db, row.workspaceId, row.id);
+      await deleteBlobs(jc.env.blobs, [row.blobKey]);
+      deleted++;
+    }
+    if (rows.length < 100) return deleted;
+  }
+}
+
+export const exportJobs: AreaJobs = {
+  handlers: {
+    [EXPORT_JOB_KIND]: runExport,
+    [EXPORT_EXPIRE_JOB]: async (_job, jc) => ({ deleted: await expireExports(jc) }),
+  },
+  recurring: [{ kind: EXPORT_EXPIRE_JOB, everyMs: 3600_000 }],
+};
