@@ -149,7 +149,7 @@ describe('co-editing: writes from outside are merged, not written over', () => {
     const first = history.body.data.find((e: { version: number }) => e.version === 1);
     const restored = await t.request({ method: 'POST', url: `/api/v1/pages/${p.id}/restore`, token: w.admin.token, body: { historyId: first.id } });
     expect(restored.status).toBe(200);
-    await eventually('the restore to reach the live client', () => client.text() === 'Alpha\nBeta', 8_000, () => client.text());
+    await eventually('the restore to reach the live client', () => client.text() === 'Alpha\nBeta', 20_000, () => client.text());
     await eventually('the page to store the restored text', async () => (await storedText(p.id)) === 'Alpha\nBeta');
   });
 });
@@ -196,7 +196,7 @@ describe('co-editing: history and persistence', () => {
     // The schema cannot build the javascript: link, as a PUT would refuse it: the text it marks is left out of the
     // page, and taken out of the live document too, so no client keeps it; the https link stays.
     const raw = () => JSON.stringify(yXmlFragmentToProsemirrorJSON(fragment));
-    await eventually('the live document to lose the javascript: link', () => !raw().includes('javascript:'), 8_000, raw);
+    await eventually('the live document to lose the javascript: link', () => !raw().includes('javascript:'), 20_000, raw);
     expect(raw()).toContain('https://example.com/');
     await eventually('the page to store the safe link', async () => (await storedText(p.id)).includes('a real link'));
     const read = await t.request({ url: `/api/v1/pages/${p.id}`, token: w.editor.token });
@@ -211,7 +211,7 @@ describe('co-editing: history and persistence', () => {
     client.type(' and stored', 0);
     await eventually('the small edit to be stored', async () => (await storedText(p.id)) === 'Kept and stored');
     client.type('x'.repeat(60_000), 1);
-    await eventually('the live document to go back to the stored page', () => client.text() === 'Kept and stored', 8_000, () => client.text().length);
+    await eventually('the live document to go back to the stored page', () => client.text() === 'Kept and stored', 20_000, () => client.text().length);
     expect(await storedText(p.id)).toBe('Kept and stored');
   });
 });

@@ -86,7 +86,7 @@ export function paragraphsOf(json: { content?: { content?: { text?: string }[] }
 }
 
 /** Polls until `check` returns a truthy value (or throws after `timeoutMs`, naming what it waited for). */
-export async function eventually<T>(what: string, check: () => T | Promise<T>, timeoutMs = 8_000, lastSeen?: () => unknown): Promise<T> {
+export async function eventually<T>(what: string, check: () => T | Promise<T>, timeoutMs = 20_000, lastSeen?: () => unknown): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

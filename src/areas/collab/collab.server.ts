@@ -57,7 +57,7 @@ export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: Co
     quiet: true,
     debounce: config.COLLAB_SAVE_DEBOUNCE_MS,
     maxDebounce: config.COLLAB_SAVE_MAX_WAIT_MS,
-    extensions: options.redis ? [new RedisExtension({ createClient: () => options.redis!.duplicate({ enableOfflineQueue: true }), identifier, prefix })] : [],
+    extensions: options.redis ? [new RedisExtension({ createClient: () => redisConnection(options.redis!, app), identifier, prefix })] : [],
     async onAuthenticate({ token, documentName, requestHeaders, connectionConfig }) {
       try {
         if (!PAGE_ID.test(documentName)) throw notFound('Page', documentName.slice(0, 64));
@@ -206,7 +206,7 @@ function startOutsideWrites(hocuspocus: Hocuspocus, options: CollabOptions, pref
     const document = hocuspocus.documents.get(pageId) ?? (await hocuspocus.loadingDocuments.get(pageId)?.catch(() => undefined));
     if (document) Y.applyUpdate(document, update, 'outside-write');
   };
-  const subscriber = options.redis?.duplicate({ enableOfflineQueue: true });
+  const subscriber = options.redis ? redisConnection(options.redis, app) : undefined;
   if (subscriber) {
     void subscriber.subscribe(channel).catch((err) => app.log.warn({ err }, 'co-editing: could not subscribe to outside writes'));
     subscriber.on('messageBuffer', (_channel: Buffer, message: Buffer) => {
@@ -221,4 +221,21 @@ function startOutsideWrites(hocuspocus: Hocuspocus, options: CollabOptions, pref
     },
   };
   return { liveDocuments, stop: async () => subscriber?.disconnect() };
+}
+
+/**
+ * A connection of its own to the service's Redis (pub/sub needs one), queueing commands until it is ready. While Redis
+ * is away it retries quietly: one warning per outage, not an unhandled error event per attempt.
+ */
+function redisConnection(redis: Redis, app: FastifyInstance): Redis {
+  const connection = redis.duplicate({ enableOfflineQueue: true });
+  let warned = false;
+  connection.on('error', (err) => {
+    if (!warned) app.log.warn({ err }, 'co-editing: Redis is not answering; live documents are not shared until it is back');
+    warned = true;
+  });
+  connection.on('ready', () => {
+    warned = false;
+  });
+  return connection;
 }
