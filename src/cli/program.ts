@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerExport } from './commands/export.js';
 import { registerKey } from './commands/key.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
@@ -8,7 +9,7 @@ import { registerWorker } from './commands/worker.js';
 import { registerSync } from './sync/command.js';
 
 /** Each subcommand group lives in `commands/<group>.ts` and exports `register<Group>(program)`; add new groups here. */
-const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerUser, registerKey, registerWorker, registerSync];
+const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerUser, registerKey, registerWorker, registerSync, registerExport];
 
 function packageVersion(): string {
   try {

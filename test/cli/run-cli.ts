@@ -10,10 +10,10 @@ export interface CliResult {
 }
 
 /** Runs the real `kb` launcher (bin/kb.js) as a child process, with `input` on stdin (piped, so not a TTY). */
-export function runKb(args: string[], options: { env: Record<string, string>; input?: string; timeoutMs?: number }): Promise<CliResult> {
+export function runKb(args: string[], options: { env: Record<string, string>; input?: string; timeoutMs?: number; cwd?: string }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin/kb.js'), ...args], {
-      cwd: ROOT,
+      cwd: options.cwd ?? ROOT,
       env: { ...process.env, LOG_LEVEL: 'silent', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

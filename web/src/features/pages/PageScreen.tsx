@@ -11,6 +11,7 @@ import { messageOf } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { useUser } from '../auth/session';
+import { ExportButton } from '../exports/ExportButton';
 import { useCurrentSpace } from '../spaces/spaces.queries';
 import { canEditIn, pageIdOf, paths, useWorkspace } from '../workspaces/workspace-context';
 import { refusalMessage } from './collab/collab-session';
@@ -122,6 +123,7 @@ function PageBody({ page }: { page: EditablePage }) {
           <Button variant="default" size="xs" leftSection={<IconMessageCircle size={14} />} onClick={comments.open}>
             Comments
           </Button>
+          <ExportButton target={target} name={title} size="xs" />
           {canEdit && (
             <Button variant="subtle" color="red" size="xs" leftSection={<IconTrash size={14} />} onClick={trash.open}>
               Move to trash

@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { api, call } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
+import { ExportButton } from '../exports/ExportButton';
 import { type PageSummary, pageKeys } from '../pages/pages.queries';
 import { useCreatePage } from '../pages/tree/tree.mutations';
 import { canEditIn, paths, useWorkspace } from '../workspaces/workspace-context';
@@ -59,6 +60,7 @@ function SpaceView({ space }: { space: SpaceSummary }) {
           <Button component={Link} to={paths.trash(workspace.hostname, space.slug)} variant="default" leftSection={<IconTrash size={16} />}>
             Trash
           </Button>
+          <ExportButton target={{ workspaceId: workspace.id, spaceId: space.id }} name={space.name} />
           {canEdit && (
             <Button leftSection={<IconFilePlus size={16} />} onClick={newPage} loading={create.isPending}>
               New page
