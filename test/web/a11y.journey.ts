@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiSignedInWorkspace, useWebApp, visible } from './harness.js';
+import { apiSignedInWorkspace, handbookWithPage, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
 
@@ -52,14 +52,7 @@ describe('accessibility', () => {
     const found = await axeViolations(signIn, 'sign-in');
 
     const { page, token, hostname, workspaceId } = await apiSignedInWorkspace(web, 'reader');
-    const space = (await web.t.request({ method: 'POST', url: '/api/v1/spaces', token, body: { workspaceId, name: 'Handbook', slug: 'handbook' } })).body.data;
-    const made = await web.t.request({
-      method: 'POST',
-      url: '/api/v1/pages',
-      token,
-      body: { workspaceId, spaceId: space.id, title: 'Onboarding', markdown: '# Welcome\n\nRead this first.\n\n- one\n- two\n' },
-    });
-    expect(made.status).toBe(201);
+    const made = await handbookWithPage(web, token, workspaceId, 'Onboarding', '# Welcome\n\nRead this first.\n\n- one\n- two\n');
     for (const [title, status] of [
       ['Write the launch notes', 'todo'],
       ['Review the budget', 'in_progress'],
@@ -77,7 +70,7 @@ describe('accessibility', () => {
     await visible(page.getByRole('main').getByRole('link', { name: /Handbook/ }));
     found.push(...(await axeViolations(page, 'workspace home')));
 
-    await page.goto(`/w/${hostname}/s/handbook/p/${made.body.data.slug}-${made.body.data.id}`);
+    await page.goto(`/w/${hostname}/s/handbook/p/${made.slug}-${made.pageId}`);
     await visible(page.getByLabel('Page content').getByText('Read this first.'));
     found.push(...(await axeViolations(page, 'page')));
 

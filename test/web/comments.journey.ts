@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signedInWithApi, useWebApp, visible } from './harness.js';
+import { handbookWithPage, signedInWithApi, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
 
@@ -7,15 +7,7 @@ describe('comments', () => {
   it('comments on a page, replies, resolves and reopens the thread', async () => {
     // The space and page come from the API: the screen under test is the comments drawer, not page creation.
     const { page, who, token, hostname, workspaceId } = await signedInWithApi(web, 'commenter');
-    const space = (await web.t.request({ method: 'POST', url: '/api/v1/spaces', token, body: { workspaceId, name: 'Handbook', slug: 'handbook' } })).body.data;
-    const created = await web.t.request({
-      method: 'POST',
-      url: '/api/v1/pages',
-      token,
-      body: { workspaceId, spaceId: space.id, title: 'Travel policy', markdown: 'Book trains over planes when the trip is under five hours.' },
-    });
-    expect(created.status).toBe(201);
-    const pageId: string = created.body.data.id;
+    const { pageId, slug } = await handbookWithPage(web, token, workspaceId, 'Travel policy', 'Book trains over planes when the trip is under five hours.');
     const readBack = async () =>
       (await web.t.request({ url: '/api/v1/comments', token, query: { workspaceId, pageId } })).body.data as {
         text: string;
@@ -23,7 +15,7 @@ describe('comments', () => {
         resolved: boolean;
       }[];
 
-    await page.goto(`/w/${hostname}/s/handbook/p/${created.body.data.slug}-${pageId}`);
+    await page.goto(`/w/${hostname}/s/handbook/p/${slug}-${pageId}`);
     await page.getByRole('button', { name: 'Comments' }).click();
     const drawer = page.getByRole('dialog');
     await visible(drawer.getByText('No comments yet.'));

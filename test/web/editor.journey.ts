@@ -126,7 +126,8 @@ describe('the page editor', () => {
     await page.getByRole('button', { name: 'Restore version 1' }).click();
     await page.waitForURL((url) => !url.pathname.endsWith('/history'));
     await visible(editorOf(page).getByText('Original text'));
-    expect(await editorOf(page).textContent()).not.toContain('Goals');
+    // This device's copy shows first; the restore arrives from the server as it syncs.
+    await expect.poll(() => editorOf(page).textContent(), { timeout: 15_000 }).not.toContain('Goals');
     expect(await page.getByLabel('Title').inputValue()).toBe('Draft');
     expect((await readBack(target.id)).markdown.trim()).toBe('Original text');
   });

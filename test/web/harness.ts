@@ -128,3 +128,11 @@ export async function signedInWithApi(web: WebApp, label = 'member', options?: {
   await page.waitForURL(`**/w/${made.hostname}`);
   return { page, ...made };
 }
+
+/** A space "Handbook" (slug `handbook`) with one page written in Markdown, made through the API; its ids and the page's slug. */
+export async function handbookWithPage(web: WebApp, token: string, workspaceId: string, title: string, markdown: string) {
+  const space = (await web.t.request({ method: 'POST', url: '/api/v1/spaces', token, body: { workspaceId, name: 'Handbook', slug: 'handbook' } })).body.data;
+  const made = await web.t.request({ method: 'POST', url: '/api/v1/pages', token, body: { workspaceId, spaceId: space.id, title, markdown } });
+  if (made.status !== 201) throw new Error(`page failed: ${made.status} ${JSON.stringify(made.body)}`);
+  return { spaceId: space.id as string, pageId: made.body.data.id as string, slug: made.body.data.slug as string };
+}

@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+import type { AttachmentTable } from '../../db/tables/attachments.js';
 import type { TreePage } from './exports.content.repo.js';
 import { ATTACHMENTS_FOLDER, FolderNames, safeStem, splitExtension } from './exports.names.js';
 
@@ -7,16 +9,8 @@ import { ATTACHMENTS_FOLDER, FolderNames, safeStem, splitExtension } from './exp
  * order (position, then id), which the manifest records since file names cannot.
  */
 
-export interface AttachmentRef {
-  id: string;
-  pageId: string;
-  filename: string;
-  contentType: string;
-  size: number;
-  sha256: string;
-  blobKey: string;
-  createdAt: Date;
-}
+/** An attachment as an export places it: the table's row without who made it and its workspace. */
+export type AttachmentRef = Omit<Selectable<AttachmentTable>, 'workspaceId' | 'createdBy'>;
 
 export interface PlacedPage {
   page: TreePage;
