@@ -26,7 +26,7 @@ export function documentToYState(json: DocJson): Uint8Array {
 }
 
 /** The ProseMirror document a Yjs fragment holds (elements the schema does not know are left out). */
-export function fragmentToDocument(fragment: Y.XmlFragment): DocJson {
+function fragmentToDocument(fragment: Y.XmlFragment): DocJson {
   return yXmlFragmentToProseMirrorRootNode(fragment, schema).toJSON() as DocJson;
 }
 

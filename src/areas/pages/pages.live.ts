@@ -1,6 +1,8 @@
 import type { Ctx } from '../../context.js';
+import type { Db } from '../../db/index.js';
 import type { DocJson } from '../../db/tables/pages.js';
 import { outsideWriteToYUpdateOffThread } from '../../workers/offload.js';
+import { pagesRepo } from './pages.repo.js';
 
 /** A content write's side in co-editing: the page's next Yjs state, and the update its live document merges. */
 export interface LiveChange {
@@ -10,9 +12,11 @@ export interface LiveChange {
 
 /**
  * The Yjs change a content write makes, computed from the stored state (call it inside the write's transaction, with the
- * row locked). Null for a page never co-edited: it has no live document, and its first one is built from `content`.
+ * row locked; the state is read only here, so title-only writes never load it). Null for a page never co-edited: it
+ * has no live document, and its first one is built from `content`.
  */
-export async function liveChangeOf(ctx: Ctx, storedState: Uint8Array | null, json: DocJson): Promise<LiveChange | null> {
+export async function liveChangeOf(ctx: Ctx, trx: Db, page: { workspaceId: string; id: string }, json: DocJson): Promise<LiveChange | null> {
+  const storedState = await pagesRepo.liveState(trx, page.workspaceId, page.id);
   if (!storedState) return null;
   return outsideWriteToYUpdateOffThread(ctx.env.config, { state: storedState, json });
 }

@@ -95,14 +95,11 @@ export const pagesRepo = {
       .executeTakeFirst();
   },
 
-  /**
-   * The page with its content (and its live document's Yjs state), row-locked for the rest of the transaction
-   * (serialises edits of one page, co-editing's saves included).
-   */
+  /** The page with its content, row-locked for the rest of the transaction (serialises edits of one page, co-editing's saves included). */
   lockWithContent(db: Db, workspaceId: string, id: string) {
     return db
       .selectFrom('pages as p')
-      .select([...PAGE_COLUMNS, 'p.content', 'p.ydoc'])
+      .select([...PAGE_COLUMNS, 'p.content'])
       .where('p.workspaceId', '=', workspaceId)
       .where('p.id', '=', id)
       .forUpdate()
@@ -214,6 +211,12 @@ export const pagesRepo = {
       .where('workspaceId', '=', workspaceId)
       .where('id', '=', id)
       .execute();
+  },
+
+  /** The Yjs state of the page's live document (null before it is first co-edited): read only by writes that change content. */
+  async liveState(db: Db, workspaceId: string, id: string): Promise<Uint8Array | null> {
+    const row = await db.selectFrom('pages').select('ydoc').where('workspaceId', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    return row?.ydoc ?? null;
   },
 
   /** True when `ancestorId` is `pageId` itself or one of its ancestors (walking up parent links). */

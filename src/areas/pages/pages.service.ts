@@ -229,7 +229,7 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
     if (contentChanged) {
       patch.content = body!.json;
       patch.textContent = body!.text;
-      live = await liveChangeOf(ctx, current.ydoc, body!.json);
+      live = await liveChangeOf(ctx, trx, current, body!.json);
       if (live) patch.ydoc = live.state;
     }
     if (titleChanged || contentChanged) {

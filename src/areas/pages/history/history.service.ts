@@ -68,7 +68,7 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
     const entry = await historyRepo.find(trx, workspaceId, pageId, input.historyId);
     if (!entry) throw notFound('History entry', input.historyId);
     const version = current.version + 1;
-    live = await liveChangeOf(ctx, current.ydoc, entry.content);
+    live = await liveChangeOf(ctx, trx, current, entry.content);
     await historyRepo.supersede(trx, workspaceId, pageId, current.content);
     await historyRepo.insertCurrent(trx, {
       id: newId(),
