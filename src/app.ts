@@ -11,6 +11,7 @@ import { groupsRoutes } from './areas/groups/groups.routes.js';
 import { commentsRoutes } from './areas/comments/comments.routes.js';
 import { attachmentsRoutes } from './areas/attachments/attachments.routes.js';
 import { exportsRoutes } from './areas/exports/exports.routes.js';
+import { importsRoutes } from './areas/imports/imports.routes.js';
 import { workspacesRoutes } from './areas/workspaces/workspaces.routes.js';
 import { goalsRoutes } from './areas/goals/goals.routes.js';
 import { researchRoutes } from './areas/research/research.routes.js';
@@ -111,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   );
 
-  registerVersioned(app, httpDeps, [authRoutes, usersRoutes, workspacesRoutes, projectsRoutes, tasksRoutes, spacesRoutes, groupsRoutes, searchRoutes, pagesRoutes, commentsRoutes, attachmentsRoutes, exportsRoutes, memoryRoutes, knowledgeRoutes]);
+  registerVersioned(app, httpDeps, [authRoutes, usersRoutes, workspacesRoutes, projectsRoutes, tasksRoutes, spacesRoutes, groupsRoutes, searchRoutes, pagesRoutes, commentsRoutes, attachmentsRoutes, exportsRoutes, importsRoutes, memoryRoutes, knowledgeRoutes]);
   app.register(async (scope) => goalsRoutes(typed(scope), httpDeps), { prefix: '/api' });
   app.register(async (scope) => researchRoutes(typed(scope), httpDeps), { prefix: '/api' });
   app.register(async (scope) => localSyncRoutes(typed(scope), httpDeps), { prefix: '/api' });

@@ -52,6 +52,16 @@ const ConfigSchema = z.object({
   /** Largest page content accepted (bytes of its JSON, or of the Markdown sent instead). */
   MAX_PAGE_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
   MAX_ATTACHMENT_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  /** Imports (issue 14): the largest upload, a zip or one file (512 MiB). */
+  IMPORT_MAX_BYTES: z.coerce.number().int().positive().default(536_870_912),
+  /** Imports: the most bytes a zip may hold once unpacked (all entries together), against zip bombs (2 GiB). */
+  IMPORT_MAX_UNPACKED_BYTES: z.coerce.number().int().positive().default(2_147_483_648),
+  /** Imports: the most files (and folders) a zip may hold. */
+  IMPORT_MAX_ENTRIES: z.coerce.number().int().positive().default(20_000),
+  /** Imports: the highest ratio of unpacked to packed size one entry over 1 MiB may have (deflate rarely passes 20 on text). */
+  IMPORT_MAX_RATIO: z.coerce.number().positive().default(200),
+  /** Imports: the deepest folder nesting a zip may have (path segments). */
+  IMPORT_MAX_DEPTH: z.coerce.number().int().positive().default(32),
   /** Days a page stays in the trash before it is purged. */
   TRASH_RETENTION_DAYS: z.coerce.number().positive().default(30),
   /** Bug reports: comma-separated emails of the users who see service-level reports (those with no workspace). */

@@ -11,6 +11,7 @@ import type { ResearchTables } from './tables/research.js';
 import type { MemoryTables } from './tables/memory.js';
 import type { LocalSyncTables } from './tables/local-sync.js';
 import type { ExportsTables } from './tables/exports.js';
+import type { ImportsTables } from './tables/imports.js';
 
 /** Table types as Kysely sees them (camelCase; the CamelCasePlugin maps to snake_case columns). */
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -82,7 +83,8 @@ export interface DB
     BugReportsTables,
     LocalSyncTables,
     MemoryTables,
-    ExportsTables {}
+    ExportsTables,
+    ImportsTables {}
 
 export type UserRow = Selectable<UserTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;

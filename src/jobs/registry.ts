@@ -8,6 +8,7 @@ import { researchJobs } from '../areas/research/research.jobs.js';
 import { knowledgeJobs } from '../areas/knowledge/knowledge.jobs.js';
 import { attachmentJobs } from '../areas/attachments/attachments.jobs.js';
 import { exportJobs } from '../areas/exports/exports.jobs.js';
+import { importJobs } from '../areas/imports/imports.jobs.js';
 
 /** What an area contributes to the background: handlers by job kind, and recurring jobs. */
 export interface AreaJobs {
@@ -37,7 +38,7 @@ const databaseUpkeep: AreaJobs = {
   recurring: [{ kind: DATABASE_UPKEEP_JOB, everyMs: 600_000 }],
 };
 
-const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs, exportJobs];
+const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs, exportJobs, importJobs];
 
 /**
  * Every handler by kind, and the recurring jobs under `config` (the runtime's settings; the defaults when none is

@@ -6,6 +6,7 @@
 import { setPriority } from 'node:os';
 import { workerData } from 'piscina';
 import { renderExportPages } from '../areas/exports/exports.render.js';
+import { convertImportPages } from '../areas/imports/imports.convert.js';
 import { chunkDocument, type Passage } from '../areas/knowledge/knowledge.chunk.js';
 import { htmlToText } from '../areas/research/sources/html.js';
 import { type DocJson, documentToMarkdown, markdownToDocument } from '../editor/index.js';
@@ -39,6 +40,8 @@ export const cpuTasks = {
   outsideWriteToYUpdate: (input: { state: Uint8Array; json: DocJson }) => outsideWriteToYUpdate(input),
   /** A batch of exported pages as the text of their files (Markdown with front matter, or HTML). */
   renderExportPages,
+  /** A batch of imported files as documents, by their source's `convert`. */
+  convertImportPages,
 };
 
 export type CpuTasks = typeof cpuTasks;

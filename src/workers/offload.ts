@@ -1,4 +1,5 @@
 import { type PageToRender, type RenderFormat, renderExportPages } from '../areas/exports/exports.render.js';
+import { type ConvertInput, type ConvertOutput, convertImportPages } from '../areas/imports/imports.convert.js';
 import { htmlToText } from '../areas/research/sources/html.js';
 import type { DocJson } from '../editor/index.js';
 import { documentToMarkdown, markdownToDocument } from '../editor/index.js';
@@ -52,6 +53,13 @@ export function renderExportPagesOffThread(
 ): Promise<string[]> {
   const large = (input.format === 'html' && input.pages.length > 8) || atLeast({ content: input.pages.map((p) => p.doc) }, OFFLOAD_MIN_BYTES);
   return large ? runCpuTask(settings, 'renderExportPages', input, { signal, priority: 'background' }) : Promise.resolve(renderExportPages(input));
+}
+
+/** A batch of imported pages as documents; on the background lane once the batch holds much text or HTML. */
+export function convertImportPagesOffThread(settings: CpuPoolSettings, input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
+  const bytes = input.bodies.reduce((n, b) => n + (b.text?.length ?? 0), 0);
+  const large = bytes >= OFFLOAD_MIN_BYTES / 4 || input.bodies.some((b) => b.kind !== 'markdown');
+  return large ? runCpuTask(settings, 'convertImportPages', input, { signal, priority: 'background' }) : Promise.resolve(convertImportPages(input));
 }
 
 /**

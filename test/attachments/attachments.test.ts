@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createWorkspace, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 import { addSpaceMembers, createPage, createSpace } from '../spaces/helpers.js';
+import { multipart } from '../helpers/multipart.js';
 
 let t: TestApp;
 let small: TestApp;
@@ -44,16 +45,6 @@ function upload(app: TestApp, user: TestUser, body: { pageId: string; workspaceI
     token: user.token,
     body: { filename: 'f.bin', contentType: 'application/octet-stream', ...body },
   });
-}
-
-/** A multipart/form-data body made by the platform's FormData (as a browser would send it). */
-async function multipart(parts: [string, string | { bytes: Buffer; filename: string; type: string }][]) {
-  const form = new FormData();
-  for (const [name, value] of parts)
-    if (typeof value === 'string') form.append(name, value);
-    else form.append(name, new Blob([new Uint8Array(value.bytes)], { type: value.type }), value.filename);
-  const req = new Request('http://localhost/', { method: 'POST', body: form });
-  return { payload: Buffer.from(await req.arrayBuffer()), contentType: req.headers.get('content-type') as string };
 }
 
 async function uploadMultipart(app: TestApp, user: TestUser, parts: Parameters<typeof multipart>[0]) {

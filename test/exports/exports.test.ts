@@ -161,10 +161,10 @@ describe('exports: the zip', () => {
     const setup = files.get('Guide/Setup.md')?.toString('utf8') ?? '';
     expect(setup).toMatch(/^---\ntitle: "Setup"\nid: "[^"]+"\ncreated: "\d{4}-[^"]+"\nupdated: "\d{4}-[^"]+"\nauthors: \["Editor"\]\n---\n/);
     expect(setup).toContain(`id: "${ids.Setup}"`);
-    expect(setup).toContain('[Linux](Setup/Install/Linux.md)');
+    expect(setup).toContain('[@Linux](Setup/Install/Linux.md)');
     expect(setup).toContain('[install](Setup/Install.md)');
     expect(setup).toContain('![diagram](_attachments/diagram.png)');
-    expect(setup).toContain('[Guide](../Guide.md)');
+    expect(setup).toContain('[@Guide](../Guide.md)');
     expect(files.get('Guide/Setup/Install/Linux.md')?.toString()).toContain('Linux text.');
     expect([...files.keys()].some((p) => p.includes('Old'))).toBe(false);
     const manifest = JSON.parse(files.get('kb-manifest.json')?.toString() ?? '{}');
@@ -197,7 +197,7 @@ describe('exports: the zip', () => {
     const { files } = await exportAndUnzip(t, ws.viewer, { workspaceId: ws.workspace.id, pageId: ids.Setup, includeAttachments: false });
     expect([...files.keys()].sort()).toEqual(['Setup.md', 'Setup/Install.md', 'Setup/Install/Linux.md', 'kb-manifest.json']);
     const setup = files.get('Setup.md')?.toString() ?? '';
-    expect(setup).toContain('[Linux](Setup/Install/Linux.md)');
+    expect(setup).toContain('[@Linux](Setup/Install/Linux.md)');
     expect(setup).toContain(`[@Guide](mention:page%3A${ids.Guide})`);
     expect(setup).toContain(`/api/v1/attachments/${attachmentId}/download`);
     const alone = await exportAndUnzip(t, ws.viewer, { workspaceId: ws.workspace.id, pageId: ids.Install, includeChildren: false });

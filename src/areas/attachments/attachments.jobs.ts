@@ -2,6 +2,7 @@ import type { BlobStore } from '../../blobs/index.js';
 import type { Db } from '../../db/index.js';
 import type { AreaJobs } from '../../jobs/registry.js';
 import { exportsRepo } from '../exports/exports.repo.js';
+import { importsRepo } from '../imports/imports.repo.js';
 import { attachmentsRepo } from './attachments.repo.js';
 
 export const BLOB_SWEEP_JOB = 'attachments.sweep-blobs';
@@ -10,7 +11,7 @@ export const BLOB_SWEEP_GRACE_MS = 3600_000;
 const BATCH = 500;
 
 /**
- * Deletes the blobs no attachment (and no export's zip) uses and that were written more than the grace period before `now`: left by a
+ * Deletes the blobs no attachment uses (nor an export's zip, nor an unfinished import's upload) and that were written more than the grace period before `now`: left by a
  * crash between storing an upload's bytes and inserting its row, or between deleting a row and its blob. Partial
  * writes are removed by the store on the way. Returns how many blobs were deleted.
  */
@@ -20,6 +21,7 @@ export async function sweepOrphanedBlobs(db: Db, blobs: BlobStore, now = new Dat
   const flush = async () => {
     const used = await attachmentsRepo.usedBlobKeys(db, batch);
     for (const key of await exportsRepo.usedBlobKeys(db, batch)) used.add(key);
+    for (const key of await importsRepo.usedBlobKeys(db, batch)) used.add(key);
     for (const key of batch) {
       if (used.has(key)) continue;
       await blobs.delete(key);

@@ -1,10 +1,9 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError, missingRequired } from '../../errors.js';
-import { type HttpDeps, ctxOf } from '../../http/request-context.js';
+import { readFieldsThenFile } from '../../http/multipart.js';
+import { ctxOf, type HttpDeps } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER, typed } from '../../http/routes.js';
-import { validationError } from '../../http/validation.js';
 import { Deleted, Id } from '../../schema.js';
 import { contentDispositionHeader } from './attachments.files.js';
 import {
@@ -27,51 +26,13 @@ const MultipartFields = z.object({ pageId: Id, workspaceId: Id, filename: Filena
  * must come before the part named `file`, so access is checked before a byte is stored; the file is streamed to the
  * blob store, never held whole in memory.
  */
-async function multipartUpload(req: FastifyRequest, deps: HttpDeps) {
-  if (!MULTIPART_BOUNDARY.test(String(req.headers['content-type'] ?? '')))
-    throw new AppError('INVALID_PARAMETER', 'A multipart/form-data body needs a boundary parameter (1 to 70 characters) in its Content-Type', {
-      field: 'content-type',
-      reason: 'missing_boundary',
-    });
-  try {
-    return await readUploadParts(req, deps);
-  } catch (err) {
-    throw malformedMultipart(err) ?? err;
-  }
-}
-
-/** `boundary=…` (quoted or not, 1–70 characters as RFC 2046 allows) among the Content-Type parameters. */
-const MULTIPART_BOUNDARY = /;\s*boundary=(?:"[^"]{1,70}"|[^\s";]{1,70})\s*(?:;|$)/i;
-
-/** The parser's own complaints about a broken body (cut short, no closing boundary) are the client's error, not ours. */
-function malformedMultipart(err: unknown): AppError | null {
-  if (err instanceof AppError || (err as { statusCode?: number }).statusCode) return null;
-  const message = err instanceof Error ? err.message : '';
-  if (!/^Multipart:|unexpected end of (multipart|form)|terminated early/i.test(message)) return null;
-  return new AppError('INVALID_PARAMETER', `Malformed multipart body: ${message}`, { field: 'body', reason: 'malformed_multipart' });
-}
-
-async function readUploadParts(req: FastifyRequest, deps: HttpDeps) {
-  const fields: Record<string, string> = {};
-  let result: Awaited<ReturnType<typeof uploadAttachmentStream>> | undefined;
-  for await (const part of req.parts()) {
-    if (part.type === 'field') {
-      if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-      continue;
-    }
-    if (part.fieldname !== 'file' || result) {
-      part.file.resume();
-      throw validationError('body', [{ code: 'custom', path: [part.fieldname], message: 'only one file, in the part named "file"', input: undefined }], {});
-    }
-    const meta = MultipartFields.safeParse({ filename: part.filename, contentType: part.mimetype, ...fields });
-    if (!meta.success) {
-      part.file.resume();
-      throw validationError('body', meta.error.issues, fields);
-    }
-    result = await uploadAttachmentStream(ctxOf(req, deps), meta.data, part.file);
-  }
-  if (!result) throw missingRequired('file', 'Missing the part named "file"');
-  return result;
+function multipartUpload(req: FastifyRequest, deps: HttpDeps) {
+  return readFieldsThenFile(
+    req,
+    MultipartFields,
+    (fields, part) => uploadAttachmentStream(ctxOf(req, deps), fields, part.file),
+    (part) => ({ filename: part.filename, contentType: part.mimetype }),
+  );
 }
 
 export const attachmentsRoutes: AreaRoutes = (parent, deps) => {

@@ -1,11 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { pino } from 'pino';
 import { deleteBlobs } from '../../blobs/index.js';
-import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { AreaJobs } from '../../jobs/registry.js';
 import { type JobContext, PermanentJobError } from '../../jobs/worker.js';
 import type { ClaimedJob } from '../../jobs/queue.js';
+import { requesterCtx } from '../../jobs/requester.js';
 import { buildExport } from './exports.build.js';
 import { requireExportSource } from './exports.policy.js';
 import { exportsRepo } from './exports.repo.js';
@@ -15,14 +13,6 @@ export const EXPORT_EXPIRE_JOB = 'exports.expire';
 /** An export (its record and its zip) is deleted this long after it was requested. */
 export const EXPORT_RETENTION_MS = 7 * 24 * 3600_000;
 
-let logger: FastifyBaseLogger | undefined;
-
-/** A Ctx acting as the requester: the export reads what they read, no more. */
-function requesterCtx(jc: JobContext, userId: string): Ctx {
-  logger ??= pino({ level: jc.env.config.LOG_LEVEL, name: 'exports' }) as unknown as FastifyBaseLogger;
-  return { db: jc.db, actor: { userId, via: 'jwt', apiKeyId: null }, log: logger, now: () => new Date(), env: jc.env };
-}
-
 /**
  * Builds one export. Access is checked again as the requester first (they may have lost it since asking); a refusal
  * or any AppError fails the export for good, another error is retried by the queue until its attempts run out.
@@ -31,7 +21,7 @@ async function runExport(job: ClaimedJob, jc: JobContext) {
   const exportId = String(job.payload.exportId ?? '');
   const row = await exportsRepo.find(jc.db, exportId);
   if (!row || row.status === 'succeeded' || row.status === 'failed') return { skipped: row ? row.status : 'deleted' };
-  const ctx = requesterCtx(jc, row.requestedBy);
+  const ctx = requesterCtx(jc, row.requestedBy, 'exports');
   try {
     const source = await requireExportSource(ctx, { workspaceId: row.workspaceId, spaceId: row.spaceId, pageId: row.pageId ?? undefined });
     await exportsRepo.markRunning(jc.db, row.workspaceId, row.id, ctx.now());

@@ -68,7 +68,8 @@ function rewriteNode(node: Json, from: string, paths: ExportPaths, titleOf: (id:
     const pageId = attrs.id.slice(PAGE_MENTION_PREFIX.length);
     const path = paths.page(pageId);
     if (path) {
-      const text = (typeof attrs.label === 'string' && attrs.label) || titleOf(pageId) || 'page';
+      // `@Label`: an import of the export turns a link whose text starts with `@` back into a mention.
+      const text = `@${(typeof attrs.label === 'string' && attrs.label) || titleOf(pageId) || 'page'}`;
       const marks = Array.isArray(node.marks) ? (node.marks as Mark[]).filter((m) => m.type !== 'link') : [];
       return { type: 'text', text, marks: [...marks, { type: 'link', attrs: { href: relativeUrl(from, path) } }] };
     }

@@ -203,6 +203,15 @@ export const pagesRepo = {
       .execute();
   },
 
+  /** Many pages in one statement (an import); parents must come before their children. */
+  insertMany(db: Db, pages: NewPage[]) {
+    if (pages.length === 0) return Promise.resolve([]);
+    return db
+      .insertInto('pages')
+      .values(pages.map((page) => ({ ...page, content: JSON.stringify(page.content) })))
+      .execute();
+  },
+
   update(db: Db, workspaceId: string, id: string, patch: PagePatch, by: string, now: Date) {
     const { content, ...rest } = patch;
     return db

@@ -24,7 +24,7 @@ export const pageSlug = (title: string) => slugify(title, 'untitled');
  * The parent a page is to live under: a live page of the same workspace and space. 404 when it names nothing the
  * caller can see; 422 when it is in another space or in the trash.
  */
-async function checkParent(ctx: Ctx, db: Db, workspaceId: string, spaceId: string, parentId: string) {
+export async function checkParent(ctx: Ctx, db: Db, workspaceId: string, spaceId: string, parentId: string) {
   const parent = await pagesRepo.findRef(db, parentId);
   const missing = () => new AppError('NOT_FOUND', 'Parent page not found', { resource: 'Page', id: parentId, field: 'parentId' });
   if (!parent || parent.workspaceId !== workspaceId) throw missing();

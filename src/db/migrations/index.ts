@@ -21,6 +21,7 @@ import * as m0019 from './0019_sync_mime_types.js';
 import * as m0020 from './0020_drop_grants_of_former_members.js';
 import * as m0021 from './0021_live_documents.js';
 import * as m0022 from './0022_exports.js';
+import * as m0023 from './0023_imports.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020_drop_grants_of_former_members': m0020,
   '0021_live_documents': m0021,
   '0022_exports': m0022,
+  '0023_imports': m0023,
 };

@@ -22,6 +22,15 @@ export const historyRepo = {
    * Records the page's new current version. Its content is not copied: the page row holds it (reads take it from
    * there); `supersede` stores it in the entry once the page moves on. Entries never change otherwise.
    */
+  /** Current entries of many new pages at once (an import), none with contributors. */
+  insertCurrentMany(db: Db, entries: NewEntry[]) {
+    if (entries.length === 0) return Promise.resolve([]);
+    return db
+      .insertInto('pageHistory')
+      .values(entries.map(({ contributors: _, ...entry }) => ({ ...entry, content: null, contributors: null })))
+      .execute();
+  },
+
   insertCurrent(db: Db, { contributors, ...entry }: NewEntry) {
     return db
       .insertInto('pageHistory')

@@ -1,0 +1,77 @@
+import { rm } from 'node:fs/promises';
+import { deleteBlobs } from '../../blobs/index.js';
+import { AppError } from '../../errors.js';
+import type { ClaimedJob } from '../../jobs/queue.js';
+import type { AreaJobs } from '../../jobs/registry.js';
+import { requesterCtx } from '../../jobs/requester.js';
+import { type JobContext, PermanentJobError } from '../../jobs/worker.js';
+import { limitsOf, maxFileBytes } from './imports.limits.js';
+import { importsRepo } from './imports.repo.js';
+import { runImport } from './imports.run.js';
+import { blobToTempFile, closeUpload, openUpload, removeStaleUploads } from './imports.upload.js';
+
+export const IMPORT_JOB_KIND = 'imports.run';
+export const IMPORT_EXPIRE_JOB = 'imports.expire';
+/** An import's record (its result and warnings) is deleted this long after it was asked for; its pages stay. */
+export const IMPORT_RETENTION_MS = 7 * 24 * 3600_000;
+
+/**
+ * Runs one import as its requester. A refusal (an AppError: a bad file, lost rights) fails it for good with the
+ * error in the API's shape; another error is retried by the queue until its attempts run out. Once it has
+ * finished either way the upload's blob is deleted.
+ */
+async function runImportJob(job: ClaimedJob, jc: JobContext) {
+  const importId = String(job.payload.importId ?? '');
+  const row = await importsRepo.find(jc.db, importId);
+  if (!row || row.status === 'succeeded' || row.status === 'failed') return { skipped: row ? row.status : 'deleted' };
+  const ctx = requesterCtx(jc, row.requestedBy, 'imports');
+  const config = jc.env.config;
+  let temp: string | undefined;
+  try {
+    temp = await blobToTempFile(await jc.env.blobs.get(row.blobKey), config.DATA_DIR);
+    const files = await openUpload(temp, row.filename, limitsOf(config), maxFileBytes(config));
+    try {
+      const { result, warnings } = await runImport(ctx, row, files, jc.signal);
+      await deleteBlobs(jc.env.blobs, [row.blobKey], ctx.log);
+      return { importId, ...result, warnings: warnings.length };
+    } finally {
+      closeUpload(files);
+    }
+  } catch (err) {
+    const permanent = err instanceof AppError;
+    const final = permanent || job.attempts >= job.maxAttempts;
+    const message = err instanceof Error ? err.message : String(err);
+    const error = permanent
+      ? { code: err.code, message: err.message, details: err.details }
+      : { code: 'INTERNAL_ERROR', message: `import failed: ${message}`, details: {} };
+    await importsRepo.setFailure(jc.db, row.workspaceId, row.id, error, [], final, ctx.now());
+    if (final) await deleteBlobs(jc.env.blobs, [row.blobKey], ctx.log);
+    if (permanent) throw new PermanentJobError(message);
+    throw err;
+  } finally {
+    if (temp) await rm(temp, { force: true });
+  }
+}
+
+/** Deletes import records past their retention (and an upload blob a crash may have left), and stale temporary uploads. */
+export async function expireImports(jc: Pick<JobContext, 'db' | 'env'>, now = new Date()): Promise<number> {
+  await removeStaleUploads(jc.env.config.DATA_DIR, 24 * 3600_000, now.getTime());
+  let deleted = 0;
+  for (;;) {
+    const rows = await importsRepo.expired(jc.db, now, 100);
+    for (const row of rows) {
+      await importsRepo.delete(jc.db, row.workspaceId, row.id);
+      await deleteBlobs(jc.env.blobs, [row.blobKey]);
+      deleted++;
+    }
+    if (rows.length < 100) return deleted;
+  }
+}
+
+export const importJobs: AreaJobs = {
+  handlers: {
+    [IMPORT_JOB_KIND]: runImportJob,
+    [IMPORT_EXPIRE_JOB]: async (_job, jc) => ({ deleted: await expireImports(jc) }),
+  },
+  recurring: [{ kind: IMPORT_EXPIRE_JOB, everyMs: 3600_000 }],
+};

@@ -1,0 +1,134 @@
+import { generateNKeysBetween } from 'fractional-indexing';
+import { requireActor, type Ctx } from '../../context.js';
+import type { DocJson } from '../../editor/index.js';
+import { deleteBlobs } from '../../blobs/index.js';
+import { newId } from '../../ids.js';
+import { attachmentsRepo } from '../attachments/attachments.repo.js';
+import { historyRepo } from '../pages/history/history.repo.js';
+import { placePosition } from '../pages/pages.position.js';
+import { type NewPage, pagesRepo } from '../pages/pages.repo.js';
+import { pageSlug } from '../pages/pages.service.js';
+import type { StoredAttachment } from './imports.attachments.js';
+import { requireImportTarget } from './imports.policy.js';
+import type { ImportRow, ImportResultJson } from './imports.repo.js';
+import { importsRepo } from './imports.repo.js';
+
+export interface ImportedPage {
+  id: string;
+  key: string;
+  parentKey: string | null;
+  title: string;
+  json: DocJson;
+  text: string;
+}
+
+/** Rows per INSERT: large enough to be quick, small enough to stay under the drivers' parameter limits. */
+const CHUNK = 100;
+const MAX_TITLE = 500;
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+const titleOf = (title: string) => title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE) || 'Untitled';
+
+/**
+ * Writes the whole import in one transaction: the pages (each parent before its children, siblings keeping the
+ * plan's order after whatever the target already holds), a history entry each, the attachments' rows, and the
+ * import's success. Access is checked again inside it. If it fails, the attachments' blobs are deleted: nothing of
+ * the import is left.
+ */
+export async function writeImport(
+  ctx: Ctx,
+  row: ImportRow,
+  pages: ImportedPage[],
+  attachments: StoredAttachment[],
+  index: Map<string, { id: string }>,
+  warnings: { path: string; message: string }[],
+): Promise<ImportResultJson> {
+  const actor = requireActor(ctx);
+  const now = ctx.now();
+  const idOf = (key: string | null) => (key === null ? null : (index.get(key)?.id ?? null));
+  const siblings = new Map<string | null, ImportedPage[]>();
+  for (const page of pages) {
+    const list = siblings.get(page.parentKey) ?? [];
+    list.push(page);
+    siblings.set(page.parentKey, list);
+  }
+  const rootPageIds = (siblings.get(null) ?? []).map((p) => p.id);
+  const result: ImportResultJson = { pages: pages.length, attachments: attachments.length, rootPageIds };
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      // A second run of the same import (a lost lease) must not write its pages twice.
+      const status = await importsRepo.lockStatus(trx, row.workspaceId, row.id);
+      if (status !== 'running') throw new Error(`the import is ${status ?? 'deleted'}, no longer running`);
+      await pagesRepo.lockSpaceTree(trx, row.spaceId, 'shared');
+      await requireImportTarget(ctx, trx, row);
+      const at = { workspaceId: row.workspaceId, spaceId: row.spaceId, parentId: row.parentPageId };
+      const position = new Map<string, string>();
+      for (const [parentKey, list] of siblings) {
+        const first = parentKey === null ? await placePosition(trx, at, {}) : null;
+        const keys = first === null ? generateNKeysBetween(null, null, list.length) : [first, ...generateNKeysBetween(first, null, list.length - 1)];
+        for (const [i, p] of list.entries()) position.set(p.id, keys[i]);
+      }
+      const rows: NewPage[] = pages.map((p) => ({
+        id: p.id,
+        workspaceId: row.workspaceId,
+        spaceId: row.spaceId,
+        parentId: p.parentKey === null ? row.parentPageId : idOf(p.parentKey),
+        title: titleOf(p.title),
+        slug: pageSlug(titleOf(p.title)),
+        icon: null,
+        content: p.json,
+        textContent: p.text,
+        position: position.get(p.id)!,
+        version: 1,
+        createdBy: actor.userId,
+        updatedBy: actor.userId,
+        createdAt: now,
+        updatedAt: now,
+      }));
+      for (const chunk of chunks(rows)) await pagesRepo.insertMany(trx, chunk);
+      for (const chunk of chunks(rows))
+        await historyRepo.insertCurrentMany(
+          trx,
+          chunk.map((p) => ({
+            id: newId(),
+            workspaceId: row.workspaceId,
+            pageId: p.id,
+            version: 1,
+            title: p.title,
+            summary: 'Imported',
+            createdBy: actor.userId,
+            createdAt: now,
+          })),
+        );
+      for (const a of attachments) {
+        const pageId = idOf(a.pageKey);
+        if (!pageId) continue;
+        await attachmentsRepo.insert(trx, {
+          id: a.id,
+          workspaceId: row.workspaceId,
+          pageId,
+          filename: a.filename,
+          contentType: a.contentType,
+          size: a.size,
+          sha256: a.sha256,
+          blobKey: a.id,
+          createdBy: actor.userId,
+        });
+      }
+      await importsRepo.succeed(trx, row.workspaceId, row.id, result, warnings, now);
+    });
+  } catch (err) {
+    await deleteBlobs(
+      ctx.env.blobs,
+      attachments.map((a) => a.id),
+      ctx.log,
+    );
+    throw err;
+  }
+  return result;
+}

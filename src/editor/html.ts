@@ -1,0 +1,91 @@
+import { DOMParser as PMDOMParser } from '@tiptap/pm/model';
+import { Window } from 'happy-dom';
+import { schema } from './schema.js';
+import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
+import type { DocJson } from './validate.js';
+
+/**
+ * HTML → a document of the shared schema, through ProseMirror's own DOM parser (the parse rules the Tiptap
+ * extensions declare, as `@tiptap/html`'s `generateJSON` does) over a happy-dom document with scripts, styles and
+ * frames never loaded. What the schema cannot hold is reported, never dropped in silence: each kind of element
+ * that carries content the parser would discard (a video, a frame, a form…) is named once in `dropped`, and a link or
+ * image whose URL is not allowed keeps its text (or alt text) and is named too.
+ */
+
+const HAPPY_DOM_SETTINGS = {
+  disableJavaScriptEvaluation: true,
+  disableJavaScriptFileLoading: true,
+  disableCSSFileLoading: true,
+  disableIframePageLoading: true,
+  disableComputedStyleRendering: true,
+};
+
+/** Elements whose content no node of the schema holds. Scripts, styles and `<head>` carry no page text: removed quietly. */
+const UNSUPPORTED = [
+  'iframe',
+  'video',
+  'audio',
+  'object',
+  'embed',
+  'canvas',
+  'svg',
+  'math',
+  'form',
+  'select',
+  'textarea',
+  'button',
+  'input:not([type=checkbox])',
+];
+const QUIET = ['script', 'style', 'noscript', 'template', 'link', 'meta', 'title'];
+
+let parser: PMDOMParser | undefined;
+
+export interface HtmlConversion {
+  doc: DocJson;
+  /** What could not be carried over, one line per kind of loss. */
+  dropped: string[];
+}
+
+/** Runs `fn` over a fresh, inert happy-dom window holding `html`, and closes the window after. */
+export function withHtmlDocument<T>(html: string, fn: (document: Document) => T): T {
+  const window = new Window({ settings: HAPPY_DOM_SETTINGS });
+  try {
+    window.document.write(html);
+    return fn(window.document as unknown as Document);
+  } finally {
+    window.happyDOM.abort();
+    void window.happyDOM.close();
+  }
+}
+
+/** Converts the element `root` (a document's body, or a part of it a source picked) to a document. */
+export function elementToDocument(root: Element): HtmlConversion {
+  const dropped = new Set<string>();
+  for (const el of root.querySelectorAll(QUIET.join(','))) el.remove();
+  for (const el of root.querySelectorAll(UNSUPPORTED.join(','))) {
+    dropped.add(`<${el.tagName.toLowerCase()}> is not supported; dropped`);
+    el.remove();
+  }
+  for (const a of root.querySelectorAll('a[href]')) {
+    const href = a.getAttribute('href') ?? '';
+    if (!isAllowedLinkUrl(href)) {
+      dropped.add(`a link to a ${href.split(':')[0]}: address is not allowed; its text was kept`);
+      a.removeAttribute('href');
+    }
+  }
+  for (const img of root.querySelectorAll('img')) {
+    const src = img.getAttribute('src') ?? '';
+    if (!src || !isAllowedImageUrl(src)) {
+      dropped.add(src ? `an image from a ${src.split(':')[0]}: address is not allowed; its alt text was kept` : 'an image without a source was dropped');
+      img.replaceWith(root.ownerDocument.createTextNode(img.getAttribute('alt') ?? ''));
+    }
+  }
+  parser ??= PMDOMParser.fromSchema(schema);
+  const doc = parser.parse(root as unknown as Node).toJSON() as DocJson;
+  return { doc, dropped: [...dropped] };
+}
+
+/** A whole HTML file (or fragment) as a document, from its `<body>`. */
+export function htmlToDocument(html: string): HtmlConversion {
+  return withHtmlDocument(html, (document) => elementToDocument(document.body));
+}

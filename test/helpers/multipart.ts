@@ -1,0 +1,9 @@
+/** A multipart/form-data body made by the platform's FormData (as a browser would send it). */
+export async function multipart(parts: [string, string | { bytes: Buffer; filename: string; type: string }][]) {
+  const form = new FormData();
+  for (const [name, value] of parts)
+    if (typeof value === 'string') form.append(name, value);
+    else form.append(name, new Blob([new Uint8Array(value.bytes)], { type: value.type }), value.filename);
+  const req = new Request('http://localhost/', { method: 'POST', body: form });
+  return { payload: Buffer.from(await req.arrayBuffer()), contentType: req.headers.get('content-type') as string };
+}
