@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerExport } from './commands/export.js';
+import { registerImport } from './commands/import.js';
 import { registerKey } from './commands/key.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
@@ -9,7 +10,16 @@ import { registerWorker } from './commands/worker.js';
 import { registerSync } from './sync/command.js';
 
 /** Each subcommand group lives in `commands/<group>.ts` and exports `register<Group>(program)`; add new groups here. */
-const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerUser, registerKey, registerWorker, registerSync, registerExport];
+const COMMANDS: Array<(program: Command) => void> = [
+  registerServe,
+  registerMigrate,
+  registerUser,
+  registerKey,
+  registerWorker,
+  registerSync,
+  registerExport,
+  registerImport,
+];
 
 function packageVersion(): string {
   try {

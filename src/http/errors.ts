@@ -56,6 +56,14 @@ export function toAppError(err: FastifyError | Error): AppError {
 }
 
 export function sendError(reply: FastifyReply, err: AppError) {
+  // Refused before the whole body was read (an upload over its limit, or refused at its first field): the rest of the
+  // body is read and dropped, so the client, still sending, gets this answer rather than a broken pipe, and the socket
+  // does not hang with unread bytes (which would also hold a graceful shutdown).
+  const raw = reply.request.raw;
+  if (!raw.complete) {
+    raw.unpipe();
+    raw.resume();
+  }
   return reply.status(err.status).send({ error: { code: err.code, message: err.message, details: err.details } });
 }
 

@@ -8,6 +8,7 @@ export { commentTools } from '../areas/comments/comments.tools.js';
 export { exportTools } from '../areas/exports/exports.tools.js';
 export { goalTools } from '../areas/goals/goals.tools.js';
 export { groupTools } from '../areas/groups/groups.tools.js';
+export { importTools } from '../areas/imports/imports.tools.js';
 export { knowledgeTools } from '../areas/knowledge/knowledge.tools.js';
 export { memoryTools } from '../areas/memory/memory.tools.js';
 export { pageTools } from '../areas/pages/pages.tools.js';

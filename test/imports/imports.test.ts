@@ -85,6 +85,24 @@ describe('imports: one file', () => {
     expect(page.markdown).toBe('# Agenda\n\n- [x] review\n- [ ] ship\n');
   });
 
+  it('takes a leading # heading as the title, not repeated in the content (a title from front matter wins)', async () => {
+    const space = await createSpace(t, ws.admin, ws.workspace.id, { name: 'Headings' });
+    const zip = await makeZip({
+      'handbook.md': '# The *Handbook*\n\nWelcome.\n',
+      'other.md': '---\ntitle: Other\n---\n# Not the title\n\nBody.\n',
+      'bare.md': '# Only a heading\n',
+    });
+    const done = await importFile(t, ws.editor, { workspaceId: ws.workspace.id, spaceId: space.id }, { bytes: zip, filename: 'h.zip' });
+    const tree = await readTree(t, ws.editor, ws.workspace.id, space.id);
+    // In the order of their file names: bare, handbook, other.
+    expect(titles(tree)).toEqual(['Only a heading', 'The Handbook', 'Other']);
+    const [bare, handbook, other] = await Promise.all(tree.map((n) => readPage(t, ws.editor, n.id)));
+    expect(handbook.markdown).toBe('Welcome.\n');
+    expect(other.markdown).toBe('# Not the title\n\nBody.\n');
+    expect(bare.markdown).toBe('# Only a heading\n');
+    expect(done.warnings).toEqual([]);
+  });
+
   it('takes the file as Base64 in JSON too (scripts and MCP)', async () => {
     const space = await createSpace(t, ws.admin, ws.workspace.id, { name: 'Json' });
     const res = await t.request({

@@ -7,9 +7,9 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Command, Option } from 'commander';
 import { CliError } from '../common.js';
-import { ApiError, HttpClient } from '../sync/client.js';
-import { loadCredentials } from '../sync/credentials.js';
-import { createReporter, formatBytes, type Reporter } from '../sync/progress.js';
+import { ApiError, type HttpClient } from '../sync/client.js';
+import { formatBytes, type Reporter } from '../sync/progress.js';
+import { withJobSession } from './job-session.js';
 
 /** `kb export`: a space or a page tree as a zip, through the exports API (docs/exports.md) with the `kb login` credentials. */
 
@@ -100,20 +100,7 @@ export async function runExport(opts: ExportOptions): Promise<string | null> {
   if (!opts.space === !opts.page) throw new CliError('give exactly one of --space and --page');
   if (opts.space && !opts.children) throw new CliError('--no-children applies to --page only');
   if (opts.out) refuseToOverwrite(path.resolve(opts.out), opts.force);
-  const creds = await loadCredentials();
-  const reporter = createReporter();
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  const http = new HttpClient({
-    server: creds.server,
-    token: creds.token,
-    workspaceId: opts.workspace,
-    signal: controller.signal,
-    onRetry: ({ attempt, delayMs, reason }) => reporter.warn(`${reason}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)}s`),
-  });
-  try {
+  return withJobSession(opts.workspace, async ({ creds, reporter, http, signal }) => {
     const body = {
       workspaceId: opts.workspace,
       ...(opts.space ? { spaceId: opts.space } : { pageId: opts.page, includeChildren: opts.children }),
@@ -124,23 +111,12 @@ export async function runExport(opts: ExportOptions): Promise<string | null> {
     const file = path.resolve(opts.out ?? started.filename);
     refuseToOverwrite(file, opts.force);
     reporter.info(`export ${started.id} started`);
-    const done = await waitForExport(http, started, reporter, controller.signal);
+    const done = await waitForExport(http, started, reporter, signal);
     reporter.finish();
-    const bytes = await download(creds.server, creds.token, done, file, opts.force, controller.signal);
+    const bytes = await download(creds.server, creds.token, done, file, opts.force, signal);
     reporter.info(`downloaded ${formatBytes(bytes)} (${done.progress.total} pages and attachments)`);
     return file;
-  } catch (err) {
-    reporter.finish();
-    if (controller.signal.aborted) {
-      reporter.info('stopped');
-      process.exitCode = 130;
-      return null;
-    }
-    throw err;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  });
 }
 
 export function registerExport(program: Command) {

@@ -1,5 +1,5 @@
 import { htmlToDocument } from '../../../editor/html.js';
-import { markdownToDocument } from '../../../editor/index.js';
+import { documentToText, markdownToDocument } from '../../../editor/index.js';
 import { MANIFEST_PATH, type Manifest } from '../../exports/exports.manifest.js';
 import { planFolderTree } from './folders.js';
 import { frontMatterTitle, splitFrontMatter } from './front-matter.js';
@@ -21,6 +21,34 @@ export function isMarkdownPage(path: string): boolean {
 /** A Markdown file (front matter dropped) as a document. */
 export function convertMarkdown(text: string): Converted {
   return { doc: markdownToDocument(splitFrontMatter(text).body), warnings: [] };
+}
+
+const FIRST_LINE_H1 = /^\s*#[ \t]+(.+?)[ \t#]*(?:\r?\n|$)/;
+
+/** The text of a `# Heading` on the body's first line (front matter aside), as the page would show it, or null. */
+export function leadingHeading(text: string): string | null {
+  const match = FIRST_LINE_H1.exec(splitFrontMatter(text).body);
+  if (!match) return null;
+  const doc = markdownToDocument(match[1]) as { content?: unknown[] };
+  const title = documentToText(doc).trim();
+  return title || null;
+}
+
+/**
+ * A plain Markdown page: its title is its front matter `title`, else its leading `# Heading` (as Outline and Notion
+ * write pages), else its file name; a leading heading that says the title is not repeated in the content.
+ */
+export function markdownTitle(text: string): string | null {
+  return frontMatterTitle(text) ?? leadingHeading(text);
+}
+
+function convertPlainMarkdown(text: string): Converted {
+  const converted = convertMarkdown(text);
+  const heading = leadingHeading(text);
+  const title = frontMatterTitle(text) ?? heading;
+  const content = (converted.doc as { content?: unknown[] }).content ?? [];
+  if (heading !== null && heading === title && content.length > 1) converted.doc = { ...converted.doc, content: content.slice(1) };
+  return converted;
 }
 
 export function convertHtml(text: string): Converted {
@@ -50,7 +78,8 @@ function planFromManifest(manifest: Manifest, files: ImportFiles, warn: (w: Warn
       continue;
     }
     planned.add(page.path);
-    const kind = extensionOf(page.path) === '.html' ? 'html' : 'markdown';
+    // kb's own pages: the content as it was (a heading that repeats the title is the author's, not the exporter's).
+    const kind = extensionOf(page.path) === '.html' ? 'kb-html' : 'kb-markdown';
     pages.push({
       key: page.path,
       title: page.title,
@@ -73,12 +102,14 @@ export const markdownSource: ImportSource = {
     const pages = await planFolderTree(files, {
       isPage: isMarkdownPage,
       kind: () => 'markdown',
-      titleOf: async (path) => (files.size(path) <= 1024 * 1024 ? frontMatterTitle(await files.text(path)) : null),
+      titleOf: async (path) => (files.size(path) <= 1024 * 1024 ? markdownTitle(await files.text(path)) : null),
     });
     return { pages };
   },
   convert(body: PageBody): Converted {
-    return body.kind === 'html' ? convertHtml(body.text ?? '') : convertMarkdown(body.text ?? '');
+    const text = body.text ?? '';
+    if (body.kind === 'kb-html') return convertHtml(text);
+    return body.kind === 'kb-markdown' ? convertMarkdown(text) : convertPlainMarkdown(text);
   },
   resolve(fromPath, ref, files) {
     const target = relativeTarget(fromPath, ref);

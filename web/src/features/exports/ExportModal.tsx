@@ -2,6 +2,7 @@ import { Button, Checkbox, Group, Modal, Progress, Radio, Stack, Text } from '@m
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { formatSize } from '../../ui/format-size';
 import { type ExportChoices, type ExportJob, type ExportTarget, useExportJob, useStartExport } from './exports.queries';
 
 interface ExportModalProps {
@@ -10,12 +11,6 @@ interface ExportModalProps {
   target: ExportTarget;
   /** The space's or page's name, for the title. */
   name: string;
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 const DEFAULTS: ExportChoices = { format: 'markdown', includeChildren: true, includeAttachments: true };

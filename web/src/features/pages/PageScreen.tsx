@@ -12,6 +12,7 @@ import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { useUser } from '../auth/session';
 import { ExportButton } from '../exports/ExportButton';
+import { ImportButton } from '../imports/ImportButton';
 import { useCurrentSpace } from '../spaces/spaces.queries';
 import { canEditIn, pageIdOf, paths, useWorkspace } from '../workspaces/workspace-context';
 import { refusalMessage } from './collab/collab-session';
@@ -124,6 +125,14 @@ function PageBody({ page }: { page: EditablePage }) {
             Comments
           </Button>
           <ExportButton target={target} name={title} size="xs" />
+          {canEdit && (
+            <ImportButton
+              target={{ workspaceId: page.workspaceId, spaceId: page.spaceId, parentPageId: page.id }}
+              name={title}
+              spaceSlug={spaceSlug}
+              size="xs"
+            />
+          )}
           {canEdit && (
             <Button variant="subtle" color="red" size="xs" leftSection={<IconTrash size={14} />} onClick={trash.open}>
               Move to trash

@@ -6,6 +6,7 @@ import { api, call } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { ExportButton } from '../exports/ExportButton';
+import { ImportButton } from '../imports/ImportButton';
 import { type PageSummary, pageKeys } from '../pages/pages.queries';
 import { useCreatePage } from '../pages/tree/tree.mutations';
 import { canEditIn, paths, useWorkspace } from '../workspaces/workspace-context';
@@ -18,9 +19,7 @@ function useRootPages(workspaceId: string, spaceId: string) {
   return useQuery({
     queryKey: pageKeys.roots(spaceId),
     queryFn: async () => {
-      const result = await call(
-        api.GET('/api/v1/pages', { params: { query: { workspaceId, spaceId, parentId: 'null', limit: ROOT_LIMIT } } }),
-      );
+      const result = await call(api.GET('/api/v1/pages', { params: { query: { workspaceId, spaceId, parentId: 'null', limit: ROOT_LIMIT } } }));
       return result as unknown as { data: PageSummary[]; meta: { total: number } };
     },
   });
@@ -61,6 +60,7 @@ function SpaceView({ space }: { space: SpaceSummary }) {
             Trash
           </Button>
           <ExportButton target={{ workspaceId: workspace.id, spaceId: space.id }} name={space.name} />
+          {canEdit && <ImportButton target={{ workspaceId: workspace.id, spaceId: space.id }} name={space.name} spaceSlug={space.slug} />}
           {canEdit && (
             <Button leftSection={<IconFilePlus size={16} />} onClick={newPage} loading={create.isPending}>
               New page
