@@ -4,7 +4,7 @@ import { uploadsFolder } from '../../src/areas/imports/imports.upload.js';
 import { createBlobStore } from '../../src/blobs/index.js';
 import type { TestApp } from '../helpers/app.js';
 import { createSpace } from '../spaces/helpers.js';
-import { type ImportSuite, importSuite, makeZip, PNG, postImport, readTree, waitForImport } from './helpers.js';
+import { type ImportSuite, importFile, importSuite, makeZip, PNG, postImport, readAttachments, readTree, waitForImport } from './helpers.js';
 
 /**
  * Uploads an attacker or a broken tool would send. Each is refused with its reason in the error shape (at upload
@@ -17,6 +17,7 @@ const suite = importSuite({
   IMPORT_MAX_UNPACKED_BYTES: 3_000_000,
   IMPORT_MAX_DEPTH: 8,
   MAX_PAGE_BYTES: 100_000,
+  MAX_ATTACHMENT_BYTES: 50_000,
 });
 let t: TestApp;
 let ws: ImportSuite['ws'];
@@ -113,15 +114,34 @@ describe('imports: bad uploads', () => {
     await expectRefused({ bytes: Buffer.alloc(0), filename: 'empty.md' }, 422, 'empty');
     const inside = await expectFailedImport({ bytes: await makeZip({ 'a.md': 'fine', 'b.md': Buffer.from([0xc3, 0x28]) }), filename: 'x.zip' }, 'invalid_utf8');
     expect(inside.details.path).toBe('b.md');
-    // The first image is stored before the second is found out: all-or-nothing deletes it again.
-    const liar = await expectFailedImport(
+    // The first file is stored before the second is found too large: all-or-nothing deletes it again.
+    const { randomBytes } = await import('node:crypto');
+    const late = await expectFailedImport(
       {
-        bytes: await makeZip({ 'a.md': '![ok](ok.png)\n\n![bad](bad.png)', 'ok.png': PNG, 'bad.png': Buffer.from('<svg onload=alert(1)>') }),
+        bytes: await makeZip({ 'a.md': '![ok](ok.png)\n\n[data](big.bin)', 'ok.png': PNG, 'big.bin': randomBytes(60_000) }, { compress: false }),
         filename: 'x.zip',
       },
-      'type_mismatch',
+      'too_large',
     );
-    expect(liar.details.path).toBe('bad.png');
+    expect(late.details).toMatchObject({ path: 'big.bin', limit: 50_000 });
+  });
+
+  it('keeps a file whose bytes are not what its name says as a download, with a warning', async () => {
+    const done = await importFile(t, ws.editor, target(), {
+      bytes: await makeZip({ 'a.md': '![ok](ok.png)\n\n![bad](bad.png)', 'ok.png': PNG, 'bad.png': Buffer.from('<svg onload=alert(1)>') }),
+      filename: 'x.zip',
+    });
+    expect(done.warnings).toEqual([
+      { path: 'bad.png', message: 'named as image/png but its bytes are not that; kept as a download (application/octet-stream)' },
+    ]);
+    const files = await readAttachments(t, ws.editor, ws.workspace.id, done.result!.rootPageIds[0]);
+    expect(files.map((f) => [f.filename, f.contentType])).toEqual([
+      ['ok.png', 'image/png'],
+      ['bad.png', 'application/octet-stream'],
+    ]);
+    const raw = await t.app.inject({ url: `/api/v1/attachments/${files[1].id}/download`, headers: { authorization: `Bearer ${ws.editor.token}` } });
+    expect(raw.headers['content-disposition']).toMatch(/^attachment/);
+    await t.request({ method: 'DELETE', url: `/api/v1/pages/${done.result!.rootPageIds[0]}`, token: ws.editor.token });
   });
 
   it('refuses an upload over IMPORT_MAX_BYTES with 413, multipart and JSON alike', async () => {

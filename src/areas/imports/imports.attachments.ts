@@ -4,9 +4,11 @@ import { deleteBlobs } from '../../blobs/index.js';
 import type { Ctx } from '../../context.js';
 import { newId } from '../../ids.js';
 import { cleanFilename } from '../attachments/attachments.files.js';
+import { ContentType } from '../attachments/attachments.schema.js';
 import type { UploadFiles } from './imports.files.js';
 import { refused } from './imports.limits.js';
 import { stemOf } from './sources/paths.js';
+import type { Warning } from './sources/source.js';
 
 /** A file of the upload that becomes an attachment of the page that first names it. */
 export interface PlannedAttachment {
@@ -32,17 +34,20 @@ export class AttachmentPlan {
   /** `names`: what to call a file instead of its own name, by path. */
   constructor(private readonly names: Record<string, string> = {}) {}
 
-  claim(path: string, pageKey: string): PlannedAttachment {
+  /** `details`: a name and type kb's manifest kept for the file (checked as an upload's would be). */
+  claim(path: string, pageKey: string, details: { filename?: string; contentType?: string } = {}): PlannedAttachment {
     let planned = this.byPath.get(path);
     if (!planned) {
-      const base = Object.hasOwn(this.names, path) ? this.names[path] : (path.split('/').pop() ?? path);
+      const base = details.filename ?? (Object.hasOwn(this.names, path) ? this.names[path] : (path.split('/').pop() ?? path));
       let filename: string;
       try {
         filename = cleanFilename(base);
       } catch {
         filename = `${stemOf(base) || 'file'}`;
       }
-      planned = { id: newId(), path, pageKey, filename, contentType: mime.lookup(base) || 'application/octet-stream' };
+      const given = ContentType.safeParse(details.contentType);
+      const contentType = (given.success && given.data) || mime.lookup(base) || 'application/octet-stream';
+      planned = { id: newId(), path, pageKey, filename, contentType };
       this.byPath.set(path, planned);
     }
     return planned;
@@ -53,21 +58,35 @@ export class AttachmentPlan {
   }
 }
 
-async function checkType(bytes: Buffer, planned: PlannedAttachment) {
-  if (!SNIFFED.has(planned.contentType)) return;
+/**
+ * The type the file is stored with: the one its name (or kb's manifest) claims, unless the bytes say otherwise for a
+ * type they can prove. Then it is kept as `application/octet-stream` (always downloaded, never shown inline, so a
+ * script dressed as a picture cannot run) with a warning: the bytes are not lost, and kb's own export (whose
+ * attachments API takes any bytes under any type) always imports back.
+ */
+async function checkedType(bytes: Buffer, planned: PlannedAttachment, warn: (w: Warning) => void): Promise<string> {
+  if (!SNIFFED.has(planned.contentType)) return planned.contentType;
   const found = await fileTypeFromBuffer(bytes);
-  const same = found?.mime === planned.contentType || (planned.contentType === 'image/jpeg' && found?.mime === 'image/jpeg');
-  if (!same)
-    throw refused('type_mismatch', `${planned.path} is named as ${planned.contentType} but its bytes are ${found?.mime ?? 'not that'}`, {
-      path: planned.path,
-    });
+  if (found?.mime === planned.contentType) return planned.contentType;
+  warn({
+    path: planned.path,
+    message: `named as ${planned.contentType} but its bytes are ${found?.mime ?? 'not that'}; kept as a download (application/octet-stream)`,
+  });
+  return 'application/octet-stream';
 }
 
 /**
  * Stores each planned attachment's bytes in the blob store under its id (the row comes later, in the import's
  * transaction). On any failure the blobs written so far are deleted before the error goes on.
  */
-export async function storeAttachments(ctx: Ctx, files: UploadFiles, plan: AttachmentPlan, onStored: () => Promise<void>, signal: AbortSignal) {
+export async function storeAttachments(
+  ctx: Ctx,
+  files: UploadFiles,
+  plan: AttachmentPlan,
+  onStored: () => Promise<void>,
+  warn: (w: Warning) => void,
+  signal: AbortSignal,
+) {
   const max = ctx.env.config.MAX_ATTACHMENT_BYTES;
   const stored: StoredAttachment[] = [];
   try {
@@ -79,8 +98,8 @@ export async function storeAttachments(ctx: Ctx, files: UploadFiles, plan: Attac
           limit: max,
         });
       const bytes = await files.bytes(planned.path);
-      await checkType(bytes, planned);
-      stored.push({ ...planned, ...(await ctx.env.blobs.put(planned.id, bytes, { maxBytes: max })) });
+      const contentType = await checkedType(bytes, planned, warn);
+      stored.push({ ...planned, contentType, ...(await ctx.env.blobs.put(planned.id, bytes, { maxBytes: max })) });
       await onStored();
     }
     return stored;

@@ -78,7 +78,7 @@ export async function runImport(ctx: Ctx, row: ImportRow, files: UploadFiles, si
   const base = `/w/${encodeURIComponent(address?.hostname ?? row.workspaceId)}/s/${encodeURIComponent(address?.slug ?? row.spaceId)}/p/`;
   const index = pageIndex(plan.pages, (id, title) => `${base}${pageSlug(title)}-${id}`);
   const attachments = new AttachmentPlan(plan.fileNames);
-  for (const page of plan.pages) for (const path of page.attachments ?? []) attachments.claim(path, page.key);
+  for (const page of plan.pages) for (const path of page.attachments ?? []) attachments.claim(path, page.key, page.attachmentDetails?.[path]);
 
   let done = 0;
   let total = plan.pages.length + attachments.size;
@@ -124,7 +124,14 @@ export async function runImport(ctx: Ctx, row: ImportRow, files: UploadFiles, si
   }
   total = plan.pages.length + attachments.size;
   warnUnused(files, plan, attachments, warnings);
-  const stored = await storeAttachments(ctx, files, attachments, () => step(1), signal);
+  const stored = await storeAttachments(
+    ctx,
+    files,
+    attachments,
+    () => step(1),
+    (w) => warnings.warn(w),
+    signal,
+  );
   const all = warnings.all();
   const result = await writeImport(ctx, row, imported, stored, index, all);
   return { result, warnings: all };
@@ -142,7 +149,10 @@ function warnUnused(files: UploadFiles, plan: ImportPlan, attachments: Attachmen
   const unused = files.paths.filter((p) => !used.has(p) && !p.split('/').some((part) => part.startsWith('.')));
   if (unused.length === 0) return;
   const shown = unused.slice(0, 20).join(', ');
-  warnings.warn({ path: '', message: `${unused.length} file(s) are neither pages nor named by any page, and were not imported: ${shown}${unused.length > 20 ? ', …' : ''}` });
+  warnings.warn({
+    path: '',
+    message: `${unused.length} file(s) are neither pages nor named by any page, and were not imported: ${shown}${unused.length > 20 ? ', …' : ''}`,
+  });
 }
 
 /** The document as the API would take it (the same schema and size limit), or the import fails naming the file. */

@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { type Ctx, requireActor } from '../../context.js';
 import { deleteBlobs } from '../../blobs/index.js';
+import { type Ctx, requireActor } from '../../context.js';
 import { newId } from '../../ids.js';
 import { enqueue } from '../../jobs/queue.js';
 import { cleanFilename, decodeBase64Strict } from '../attachments/attachments.files.js';

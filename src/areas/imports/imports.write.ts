@@ -1,7 +1,7 @@
 import { generateNKeysBetween } from 'fractional-indexing';
-import { requireActor, type Ctx } from '../../context.js';
-import type { DocJson } from '../../editor/index.js';
 import { deleteBlobs } from '../../blobs/index.js';
+import { type Ctx, requireActor } from '../../context.js';
+import type { DocJson } from '../../editor/index.js';
 import { newId } from '../../ids.js';
 import { attachmentsRepo } from '../attachments/attachments.repo.js';
 import { historyRepo } from '../pages/history/history.repo.js';
@@ -10,7 +10,7 @@ import { type NewPage, pagesRepo } from '../pages/pages.repo.js';
 import { pageSlug } from '../pages/pages.service.js';
 import type { StoredAttachment } from './imports.attachments.js';
 import { requireImportTarget } from './imports.policy.js';
-import type { ImportRow, ImportResultJson } from './imports.repo.js';
+import type { ImportResultJson, ImportRow } from './imports.repo.js';
 import { importsRepo } from './imports.repo.js';
 
 export interface ImportedPage {

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
-import type { ImportFiles, PlannedPage } from './source.js';
 import { stemOf } from './paths.js';
+import type { ImportFiles, PlannedPage } from './source.js';
 
 /**
  * The page tree of a folder of documents, as Markdown folders, HTML folders and Obsidian vaults lay it out:

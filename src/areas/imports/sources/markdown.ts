@@ -86,6 +86,7 @@ function planFromManifest(manifest: Manifest, files: ImportFiles, warn: (w: Warn
       parentKey,
       body: { path: page.path, kind },
       attachments: page.attachments.map((a) => a.path).filter((p) => files.has(p)),
+      attachmentDetails: Object.fromEntries(page.attachments.map((a) => [a.path, { filename: a.filename, contentType: a.contentType }])),
     });
     for (const a of page.attachments)
       if (!files.has(a.path)) warn({ path: a.path, message: `attachment ${a.filename} is listed in kb-manifest.json but missing from the zip` });

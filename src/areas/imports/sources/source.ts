@@ -49,6 +49,8 @@ export interface PlannedPage {
   aliases?: string[];
   /** Files that belong to this page whether or not its content names them (kb's manifest lists them). */
   attachments?: string[];
+  /** What kb's manifest keeps of those files, by path: the original name (the zip's may carry a " (2)") and type. */
+  attachmentDetails?: Record<string, { filename?: string; contentType?: string }>;
 }
 
 export interface Warning {
