@@ -83,11 +83,11 @@ describe('import', () => {
     await visible(under.getByRole('alert').getByText('broken.zip is named .zip but is not a zip'));
     await web.shot(page, 'import-page-refused');
     // Accepted, then failed in the job: the reason, nothing imported, and a way back to the form.
-    await chooseFile(page, under, 'fake.zip', await makeZip({ 'Trip.md': '![the lake](lake.png)', 'lake.png': 'not a picture' }));
+    await chooseFile(page, under, 'fake.zip', await makeZip({ 'Trip.md': 'fine', 'Latin.md': Buffer.from([0x63, 0x61, 0x66, 0xe9]) }));
     expect(await under.getByRole('alert').count()).toBe(0);
     await under.getByRole('button', { name: 'Import', exact: true }).click();
     const failed = under.getByRole('alert').filter({ hasText: 'The import failed; nothing was imported' });
-    await visible(failed.getByText('lake.png is named as image/png but its bytes are not that'), 30_000);
+    await visible(failed.getByText('The file Latin.md is not UTF-8 text'), 30_000);
     await web.shot(page, 'import-page-failed');
     await under.getByRole('button', { name: 'Try another file' }).click();
     await chooseFile(page, under, 'Extra.md', Buffer.from('More **details**.'));

@@ -12,7 +12,8 @@ import { refused } from './imports.limits.js';
 import { resolveReferences, type Target } from './imports.links.js';
 import type { ImportRow } from './imports.repo.js';
 import { importsRepo } from './imports.repo.js';
-import { type ImportedPage, writeImport } from './imports.write.js';
+import { PageSpool } from './imports.spool.js';
+import { writeImport } from './imports.write.js';
 import { DETECTION_ORDER, importSources } from './sources/index.js';
 import type { ImportPlan, ImportSource, PlannedPage, SourceName, Warning } from './sources/source.js';
 
@@ -91,50 +92,56 @@ export async function runImport(ctx: Ctx, row: ImportRow, files: UploadFiles, si
   };
   await step(0, true);
 
-  const imported: ImportedPage[] = [];
-  const maxPageBytes = ctx.env.config.MAX_PAGE_BYTES;
-  for (let i = 0; i < plan.pages.length; i += BATCH) {
-    signal.throwIfAborted();
-    const batch = plan.pages.slice(i, i + BATCH);
-    const withBody = batch.filter((p) => p.body);
-    const bodies = [];
-    for (const page of withBody) bodies.push({ ...page.body!, text: page.body!.text ?? (await files.text(page.body!.path)) });
-    const converted = await convertImportPagesOffThread(ctx.env.config, { source: source.name, bodies }, signal);
-    const docs = new Map(withBody.map((p, j) => [p.key, converted[j]]));
-    for (const page of batch) {
-      const path = page.body?.path ?? page.key;
-      const out = docs.get(page.key);
-      if (out && !out.ok) throw refused('unsupported_file', `${path} could not be read: ${out.message}`, { path });
-      for (const message of out?.warnings ?? []) warnings.warn({ path, message });
-      const resolver = {
-        target(ref: string): Target {
-          const at = source.resolve(path, ref, files);
-          if (at === null) return null;
-          const linked = index.get(at);
-          if (linked) return { page: linked };
-          if (!files.has(at)) return null;
-          return { attachmentUrl: `/api/v1/attachments/${attachments.claim(at, page.key).id}/download` };
-        },
-        warn: (message: string) => warnings.warn({ path, message }),
-      };
-      const doc = out?.doc ? resolveReferences(out.doc, resolver) : emptyDocument();
-      imported.push(checkedPage(page, path, doc, index.get(page.key)!.id, maxPageBytes));
+  const spool = await PageSpool.open(ctx.env.config.DATA_DIR);
+  try {
+    const maxPageBytes = ctx.env.config.MAX_PAGE_BYTES;
+    for (let i = 0; i < plan.pages.length; i += BATCH) {
+      signal.throwIfAborted();
+      const batch = plan.pages.slice(i, i + BATCH);
+      const withBody = batch.filter((p) => p.body);
+      const bodies = [];
+      for (const page of withBody) bodies.push({ ...page.body!, text: page.body!.text ?? (await files.text(page.body!.path)) });
+      const converted = await convertImportPagesOffThread(ctx.env.config, { source: source.name, bodies }, signal);
+      const docs = new Map(withBody.map((p, j) => [p.key, converted[j]]));
+      for (const page of batch) {
+        const path = page.body?.path ?? page.key;
+        const out = docs.get(page.key);
+        if (out && !out.ok) throw refused('unsupported_file', `${path} could not be read: ${out.message}`, { path });
+        for (const message of out?.warnings ?? []) warnings.warn({ path, message });
+        const resolver = {
+          target(ref: string): Target {
+            const at = source.resolve(path, ref, files);
+            if (at === null) return null;
+            const linked = index.get(at);
+            if (linked) return { page: linked };
+            if (!files.has(at)) return null;
+            return { attachmentUrl: `/api/v1/attachments/${attachments.claim(at, page.key).id}/download` };
+          },
+          warn: (message: string) => warnings.warn({ path, message }),
+        };
+        const doc = out?.doc ? resolveReferences(out.doc, resolver) : emptyDocument();
+        const id = index.get(page.key)!.id;
+        await spool.add({ id, key: page.key, parentKey: page.parentKey, title: page.title }, checkedContent(path, doc, maxPageBytes));
+      }
+      await step(batch.length);
     }
-    await step(batch.length);
+    await spool.finish();
+    total = plan.pages.length + attachments.size;
+    warnUnused(files, plan, attachments, warnings);
+    const stored = await storeAttachments(
+      ctx,
+      files,
+      attachments,
+      () => step(1),
+      (w) => warnings.warn(w),
+      signal,
+    );
+    const all = warnings.all();
+    const result = await writeImport(ctx, row, spool, stored, index, all);
+    return { result, warnings: all };
+  } finally {
+    await spool.remove();
   }
-  total = plan.pages.length + attachments.size;
-  warnUnused(files, plan, attachments, warnings);
-  const stored = await storeAttachments(
-    ctx,
-    files,
-    attachments,
-    () => step(1),
-    (w) => warnings.warn(w),
-    signal,
-  );
-  const all = warnings.all();
-  const result = await writeImport(ctx, row, imported, stored, index, all);
-  return { result, warnings: all };
 }
 
 /** Files no page is made of nor names (hidden ones like `.obsidian/` aside): one warning listing them, so nothing goes unsaid. */
@@ -156,7 +163,7 @@ function warnUnused(files: UploadFiles, plan: ImportPlan, attachments: Attachmen
 }
 
 /** The document as the API would take it (the same schema and size limit), or the import fails naming the file. */
-function checkedPage(page: PlannedPage, path: string, doc: DocJson, id: string, maxBytes: number): ImportedPage {
+function checkedContent(path: string, doc: DocJson, maxBytes: number) {
   let node: ReturnType<typeof parseDocument>;
   try {
     node = parseDocument(doc);
@@ -167,5 +174,5 @@ function checkedPage(page: PlannedPage, path: string, doc: DocJson, id: string, 
   const json = node.toJSON() as DocJson;
   if (Buffer.byteLength(JSON.stringify(json)) > maxBytes)
     throw refused('too_large', `${path} makes a page larger than ${maxBytes} bytes (MAX_PAGE_BYTES)`, { path, limit: maxBytes });
-  return { id, key: page.key, parentKey: page.parentKey, title: page.title, json, text: documentToText(node) };
+  return { json, text: documentToText(node) };
 }

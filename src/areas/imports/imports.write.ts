@@ -1,7 +1,6 @@
 import { generateNKeysBetween } from 'fractional-indexing';
 import { deleteBlobs } from '../../blobs/index.js';
 import { type Ctx, requireActor } from '../../context.js';
-import type { DocJson } from '../../editor/index.js';
 import { newId } from '../../ids.js';
 import { attachmentsRepo } from '../attachments/attachments.repo.js';
 import { historyRepo } from '../pages/history/history.repo.js';
@@ -12,25 +11,11 @@ import type { StoredAttachment } from './imports.attachments.js';
 import { requireImportTarget } from './imports.policy.js';
 import type { ImportResultJson, ImportRow } from './imports.repo.js';
 import { importsRepo } from './imports.repo.js';
-
-export interface ImportedPage {
-  id: string;
-  key: string;
-  parentKey: string | null;
-  title: string;
-  json: DocJson;
-  text: string;
-}
+import type { PageHead, PageSpool } from './imports.spool.js';
 
 /** Rows per INSERT: large enough to be quick, small enough to stay under the drivers' parameter limits. */
 const CHUNK = 100;
 const MAX_TITLE = 500;
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 const titleOf = (title: string) => title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE) || 'Untitled';
 
@@ -43,7 +28,7 @@ const titleOf = (title: string) => title.replace(/\s+/g, ' ').trim().slice(0, MA
 export async function writeImport(
   ctx: Ctx,
   row: ImportRow,
-  pages: ImportedPage[],
+  spool: PageSpool,
   attachments: StoredAttachment[],
   index: Map<string, { id: string }>,
   warnings: { path: string; message: string }[],
@@ -51,7 +36,8 @@ export async function writeImport(
   const actor = requireActor(ctx);
   const now = ctx.now();
   const idOf = (key: string | null) => (key === null ? null : (index.get(key)?.id ?? null));
-  const siblings = new Map<string | null, ImportedPage[]>();
+  const pages = spool.heads;
+  const siblings = new Map<string | null, PageHead[]>();
   for (const page of pages) {
     const list = siblings.get(page.parentKey) ?? [];
     list.push(page);
@@ -73,28 +59,32 @@ export async function writeImport(
         const keys = first === null ? generateNKeysBetween(null, null, list.length) : [first, ...generateNKeysBetween(first, null, list.length - 1)];
         for (const [i, p] of list.entries()) position.set(p.id, keys[i]);
       }
-      const rows: NewPage[] = pages.map((p) => ({
-        id: p.id,
-        workspaceId: row.workspaceId,
-        spaceId: row.spaceId,
-        parentId: p.parentKey === null ? row.parentPageId : idOf(p.parentKey),
-        title: titleOf(p.title),
-        slug: pageSlug(titleOf(p.title)),
-        icon: null,
-        content: p.json,
-        textContent: p.text,
-        position: position.get(p.id)!,
-        version: 1,
-        createdBy: actor.userId,
-        updatedBy: actor.userId,
-        createdAt: now,
-        updatedAt: now,
-      }));
-      for (const chunk of chunks(rows)) await pagesRepo.insertMany(trx, chunk);
-      for (const chunk of chunks(rows))
+      const heads = new Map(pages.map((p) => [p.id, p]));
+      for await (const batch of spool.batches(CHUNK)) {
+        const rows: NewPage[] = batch.map(({ id, json, text }) => {
+          const p = heads.get(id)!;
+          return {
+            id,
+            workspaceId: row.workspaceId,
+            spaceId: row.spaceId,
+            parentId: p.parentKey === null ? row.parentPageId : idOf(p.parentKey),
+            title: titleOf(p.title),
+            slug: pageSlug(titleOf(p.title)),
+            icon: null,
+            content: json,
+            textContent: text,
+            position: position.get(id)!,
+            version: 1,
+            createdBy: actor.userId,
+            updatedBy: actor.userId,
+            createdAt: now,
+            updatedAt: now,
+          };
+        });
+        await pagesRepo.insertMany(trx, rows);
         await historyRepo.insertCurrentMany(
           trx,
-          chunk.map((p) => ({
+          rows.map((p) => ({
             id: newId(),
             workspaceId: row.workspaceId,
             pageId: p.id,
@@ -105,6 +95,7 @@ export async function writeImport(
             createdAt: now,
           })),
         );
+      }
       for (const a of attachments) {
         const pageId = idOf(a.pageKey);
         if (!pageId) continue;
