@@ -10,6 +10,8 @@ export interface Actor {
   userId: string;
   via: 'jwt' | 'api_key';
   apiKeyId: string | null;
+  /** A read-only API key: every write is refused (REST and MCP alike). Absent: the user's own rights. */
+  readOnly?: boolean;
 }
 
 /** What every service call receives: never a Fastify request. */

@@ -60,3 +60,8 @@ export const missingRequired = (field: string, message?: string) =>
   new AppError('MISSING_REQUIRED', message ?? `${field} is required`, { field, reason: 'required' });
 export const invalidParameter = (field: string, reason: string) => new AppError('INVALID_PARAMETER', `${field}: ${reason}`, { field, reason });
 export const gone = (resource: string, id: string) => new AppError('DELETED', `${resource} has been deleted`, { resource, id });
+
+/** What a read-only API key gets for a write, through REST or an MCP tool. */
+export function readOnlyKeyRefusal(): AppError {
+  return new AppError('FORBIDDEN', 'This API key is read-only: it cannot change anything', { reason: 'read_only_key' });
+}

@@ -1,17 +1,17 @@
 import type { ColumnType, Selectable } from 'kysely';
-import type { BugReportsTables } from './tables/bug-reports.js';
-import type { JobTables } from './tables/jobs.js';
-import type { PagesTables } from './tables/pages.js';
-import type { SpacesTables } from './tables/spaces.js';
-import type { CommentsTables } from './tables/comments.js';
 import type { AttachmentsTables } from './tables/attachments.js';
-import type { GoalsTables } from './tables/goals.js';
-import type { TasksTables } from './tables/tasks.js';
-import type { ResearchTables } from './tables/research.js';
-import type { MemoryTables } from './tables/memory.js';
-import type { LocalSyncTables } from './tables/local-sync.js';
+import type { BugReportsTables } from './tables/bug-reports.js';
+import type { CommentsTables } from './tables/comments.js';
 import type { ExportsTables } from './tables/exports.js';
+import type { GoalsTables } from './tables/goals.js';
 import type { ImportsTables } from './tables/imports.js';
+import type { JobTables } from './tables/jobs.js';
+import type { LocalSyncTables } from './tables/local-sync.js';
+import type { MemoryTables } from './tables/memory.js';
+import type { PagesTables } from './tables/pages.js';
+import type { ResearchTables } from './tables/research.js';
+import type { SpacesTables } from './tables/spaces.js';
+import type { TasksTables } from './tables/tasks.js';
 
 /** Table types as Kysely sees them (camelCase; the CamelCasePlugin maps to snake_case columns). */
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -37,7 +37,13 @@ export interface ApiKeyTable {
   createdAt: CreatedAt;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** What the key may do: read only, or read and write (the default). */
+  access: ColumnType<ApiKeyAccess, ApiKeyAccess | undefined, ApiKeyAccess>;
+  /** After this the key is refused (401 TOKEN_EXPIRED); null: never. */
+  expiresAt: Date | null;
 }
+
+export type ApiKeyAccess = 'read-only' | 'read-write';
 
 export interface WorkspaceTable {
   id: string;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../areas/auth/auth.service.js';
 import type { Actor, Ctx, ServiceEnv } from '../context.js';
 import type { Database } from '../db/index.js';
-import { AppError, unauthorized } from '../errors.js';
+import { AppError, readOnlyKeyRefusal, unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AuthThrottle } from './auth-throttle.js';
 import { enforce, type RateLimiter } from './rate-limit.js';
@@ -14,6 +14,8 @@ declare module 'fastify' {
     public?: boolean;
     /** `false` exempts the route from rate limiting (health). */
     rateLimit?: boolean;
+    /** A POST that only reads (an RPC-style read): a read-only API key may call it. */
+    reads?: boolean;
   }
   interface FastifyRequest {
     actor: Actor | null;
@@ -94,7 +96,13 @@ export function registerRequestGate(app: FastifyInstance, deps: HttpDeps) {
     if (authError) throw authError;
     if (!request.actor) throw unauthorized('Missing credentials: send "Authorization: Bearer <API key or JWT>" (or sign in at POST /api/v1/auth/session)');
     if (csrfError) throw csrfError;
+    if (request.actor.readOnly && isUnsafeMethod(request.method) && !config?.reads && !isToolProtocol(request.url)) throw readOnlyKeyRefusal();
   });
+}
+
+/** The MCP endpoints: every call is a POST, so a read-only key is checked per tool there (mcp/call.ts). */
+function isToolProtocol(url: string): boolean {
+  return /^\/(?:api\/)?mcp(?:-standard)?(?:[/?]|$)/.test(url);
 }
 
 /** The service context of a request. */

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { AppError } from '../errors.js';
+import { AppError, readOnlyKeyRefusal } from '../errors.js';
 import { toAppError } from '../http/errors.js';
 import { validationError } from '../http/validation.js';
 import type { ToolRegistry } from './registry.js';
@@ -50,6 +50,7 @@ export async function callTool(registry: ToolRegistry, ctx: Ctx, env: ToolEnv, n
     throw new AppError('VALIDATION_ERROR', '`arguments` must be an object', { tool: name, field: 'arguments', reason: 'must be an object' });
   const parsed = (registry.argumentsOf(name) ?? tool.input).safeParse(given);
   if (!parsed.success) throw argumentsError(tool, parsed.error.issues, given);
+  if (ctx.actor?.readOnly && !tool.annotations.readOnlyHint) throw readOnlyKeyRefusal();
   const toolCtx: ToolCtx = { ...ctx, mcp: env };
   return tool.handler(toolCtx, parsed.data as never);
 }

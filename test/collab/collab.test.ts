@@ -75,6 +75,18 @@ describe('co-editing: who may connect', () => {
     expect(editor.text()).toBe('Original edited');
   });
 
+  it('connects an editor’s read-only API key read-only', async () => {
+    const p = await page('Key read only', 'Original');
+    const created = await t.request({ method: 'POST', url: '/api/v1/api-keys', token: w.editor.token, body: { name: 'reader', access: 'read-only' } });
+    expect(created.status).toBe(201);
+    const reader = open(p.id, created.body.data.key);
+    expect(await reader.authenticated).toBe('readonly');
+    await reader.synced;
+    reader.type(' vandalised');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await storedText(p.id)).toBe('Original');
+  });
+
   it('refuses a stranger, a bad token, an unknown page and a session cookie from a foreign origin', async () => {
     const p = await page('Private', 'Secret');
     expect(await open(p.id, w.outsider.token).refused).toBe('FORBIDDEN');
@@ -149,7 +161,12 @@ describe('co-editing: writes from outside are merged, not written over', () => {
     const first = history.body.data.find((e: { version: number }) => e.version === 1);
     const restored = await t.request({ method: 'POST', url: `/api/v1/pages/${p.id}/restore`, token: w.admin.token, body: { historyId: first.id } });
     expect(restored.status).toBe(200);
-    await eventually('the restore to reach the live client', () => client.text() === 'Alpha\nBeta', 20_000, () => client.text());
+    await eventually(
+      'the restore to reach the live client',
+      () => client.text() === 'Alpha\nBeta',
+      20_000,
+      () => client.text(),
+    );
     await eventually('the page to store the restored text', async () => (await storedText(p.id)) === 'Alpha\nBeta');
   });
 });
@@ -211,7 +228,12 @@ describe('co-editing: history and persistence', () => {
     client.type(' and stored', 0);
     await eventually('the small edit to be stored', async () => (await storedText(p.id)) === 'Kept and stored');
     client.type('x'.repeat(60_000), 1);
-    await eventually('the live document to go back to the stored page', () => client.text() === 'Kept and stored', 20_000, () => client.text().length);
+    await eventually(
+      'the live document to go back to the stored page',
+      () => client.text() === 'Kept and stored',
+      20_000,
+      () => client.text().length,
+    );
     expect(await storedText(p.id)).toBe('Kept and stored');
   });
 });

@@ -137,13 +137,17 @@ describe('API keys', () => {
       id: expect.any(String),
       name: 'CI',
       key: expect.stringMatching(/^kb_[\w-]{40,}$/),
+      access: 'read-write',
+      expiresAt: null,
       createdAt: expect.stringMatching(ISO),
     });
     const { key, id } = created.body.data;
 
     const list = await t.request({ url: '/api/v1/api-keys', token: user.token });
     expect(list.status).toBe(200);
-    expect(list.body.data).toEqual([{ id, name: 'CI', prefix: key.slice(0, 9), createdAt: created.body.data.createdAt, lastUsedAt: null }]);
+    expect(list.body.data).toEqual([
+      { id, name: 'CI', prefix: key.slice(0, 9), access: 'read-write', expiresAt: null, createdAt: created.body.data.createdAt, lastUsedAt: null },
+    ]);
     expect(JSON.stringify(list.body)).not.toContain(key);
 
     // Stored only as a hash.

@@ -59,11 +59,19 @@ describe('workspace settings', () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.baseUrl });
   });
 
-  it('makes an API key that works, shows it once, and revokes it', async () => {
+  it('makes a read-only API key with an expiry that works, shows it once, and revokes it', async () => {
     await page.goto(settings('api-keys'));
     await visible(page.getByText('You have no API keys yet.'));
     await page.getByRole('button', { name: 'New API key' }).click();
     await page.getByLabel('Key name').fill('CI sync');
+    await page.getByText('Read only', { exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'New API key' })
+      .getByRole('textbox', { name: 'Expires' })
+      .or(page.getByRole('combobox', { name: 'Expires' }))
+      .first()
+      .click();
+    await page.getByRole('option', { name: 'In 30 days' }).click();
     await page.getByRole('button', { name: 'Create key' }).click();
     const dialog = page.getByRole('dialog', { name: 'Copy your new API key' });
     await visible(dialog.getByText('This key will not be shown again', { exact: false }));
@@ -76,11 +84,15 @@ describe('workspace settings', () => {
 
     const withKey = await web.t.request({ method: 'GET', url: '/api/v1/workspaces', token: key });
     expect(withKey.status).toBe(200);
+    const write = await web.t.request({ method: 'POST', url: '/api/v1/workspaces', token: key, body: { name: 'Nope', hostname: 'nope-read-only' } });
+    expect(write.status).toBe(403);
 
     await dialog.getByRole('button', { name: 'Done' }).click();
     const row = page.getByRole('row', { name: /CI sync/ });
     await visible(row);
     expect(await row.textContent()).toContain(key.slice(0, 6));
+    expect(await row.textContent()).toContain('Read only');
+    expect(await row.getByRole('cell').nth(3).textContent()).toMatch(/\d{4}/); // Expires: a date, not “Never”
     await web.shot(page, 'settings-api-keys');
     await page.getByRole('button', { name: 'Revoke CI sync' }).click();
     await page.getByRole('dialog', { name: 'Revoke API key' }).getByRole('button', { name: 'Revoke key' }).click();
@@ -152,7 +164,12 @@ describe('workspace settings', () => {
     await visible(page.getByRole('link', { name: 'Notes folder' }));
     await web.shot(page, 'settings-sync');
 
-    await web.t.request({ method: 'POST', url: '/api/bug-reports/create', token, body: { title: 'Search misses titles', source: 'user:command', workspaceId } });
+    await web.t.request({
+      method: 'POST',
+      url: '/api/bug-reports/create',
+      token,
+      body: { title: 'Search misses titles', source: 'user:command', workspaceId },
+    });
     await page.goto(settings('bug-reports'));
     await page.getByRole('link', { name: 'Search misses titles' }).click();
     // The list has a "Status" filter too: pick the status only once the report's own page has replaced it.
@@ -163,18 +180,40 @@ describe('workspace settings', () => {
   });
 
   it('previews a sync conflict from both sides and resolves it with the merge', async () => {
-    const sync = (path: string, body: Record<string, unknown>) => web.t.request({ method: 'POST', url: `/api/local-sync${path}`, token, body: { workspaceId, ...body } });
+    const sync = (path: string, body: Record<string, unknown>) =>
+      web.t.request({ method: 'POST', url: `/api/local-sync${path}`, token, body: { workspaceId, ...body } });
     const source = await sync('/sources', { name: 'Team notes', mode: 'bidirectional' });
     expect(source.status).toBe(201);
     const sourceId = source.body.sourceId;
     const base = 'one\ntwo\nthree\nfour\nfive\n';
     const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-    const first = await sync('/sources/push-batch', { sourceId, items: [{ operationId: 'op-1', relativePath: 'notes.md', content: base, contentType: 'text/markdown', contentHash: sha(base) }] });
+    const first = await sync('/sources/push-batch', {
+      sourceId,
+      items: [{ operationId: 'op-1', relativePath: 'notes.md', content: base, contentType: 'text/markdown', contentHash: sha(base) }],
+    });
     const baseHash = first.body.results[0].contentHash;
     // The service edits the first line, the folder (a stale push) the last: a conflict both sides can be merged from.
-    const edit = await sync('/sources/file/update', { sourceId, relativePath: 'notes.md', content: base.replace('one', 'ONE'), contentType: 'text/markdown', baseHash });
+    const edit = await sync('/sources/file/update', {
+      sourceId,
+      relativePath: 'notes.md',
+      content: base.replace('one', 'ONE'),
+      contentType: 'text/markdown',
+      baseHash,
+    });
     expect(edit.body.status).toBe('ok');
-    const clash = await sync('/sources/push-batch', { sourceId, items: [{ operationId: 'op-2', relativePath: 'notes.md', content: base.replace('five', 'FIVE'), contentType: 'text/markdown', contentHash: sha(base.replace('five', 'FIVE')), baseHash }] });
+    const clash = await sync('/sources/push-batch', {
+      sourceId,
+      items: [
+        {
+          operationId: 'op-2',
+          relativePath: 'notes.md',
+          content: base.replace('five', 'FIVE'),
+          contentType: 'text/markdown',
+          contentHash: sha(base.replace('five', 'FIVE')),
+          baseHash,
+        },
+      ],
+    });
     expect(clash.body.results[0]).toMatchObject({ status: 'conflict', error: null });
 
     await page.goto(settings('sync'));
@@ -199,7 +238,12 @@ describe('workspace settings', () => {
   it('hides bug reports from non-admins and fits a phone', async () => {
     const other = person('mobile');
     const signup = await web.t.request({ method: 'POST', url: '/api/v1/auth/signup', body: other });
-    const add = await web.t.request({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, token, body: { userId: signup.body.data.user.id, role: 'viewer' } });
+    const add = await web.t.request({
+      method: 'POST',
+      url: `/api/v1/workspaces/${workspaceId}/members`,
+      token,
+      body: { userId: signup.body.data.user.id, role: 'viewer' },
+    });
     expect(add.status).toBe(201);
     const phone = await signedInPage(other, { width: 375, height: 800 });
     await phone.goto(settings('general'));

@@ -1,8 +1,9 @@
 import type { Db } from '../../db/index.js';
+import type { ApiKeyAccess } from '../../db/types.js';
 
 export const apiKeysRepo = {
-  insert(db: Db, key: { id: string; userId: string; name: string; keyHash: string; keyPrefix: string }) {
-    return db.insertInto('apiKeys').values(key).returning(['id', 'name', 'createdAt']).executeTakeFirstOrThrow();
+  insert(db: Db, key: { id: string; userId: string; name: string; keyHash: string; keyPrefix: string; access: ApiKeyAccess; expiresAt: Date | null }) {
+    return db.insertInto('apiKeys').values(key).returning(['id', 'name', 'createdAt', 'access', 'expiresAt']).executeTakeFirstOrThrow();
   },
 
   /** The user's unrevoked keys, counted with the user's row locked, so two concurrent creations cannot both pass the cap. */
@@ -20,7 +21,7 @@ export const apiKeysRepo = {
   listForUser(db: Db, userId: string) {
     return db
       .selectFrom('apiKeys')
-      .select(['id', 'name', 'keyPrefix', 'createdAt', 'lastUsedAt'])
+      .select(['id', 'name', 'keyPrefix', 'createdAt', 'lastUsedAt', 'access', 'expiresAt'])
       .where('userId', '=', userId)
       .where('revokedAt', 'is', null)
       .orderBy('createdAt', 'desc')
@@ -29,7 +30,12 @@ export const apiKeysRepo = {
 
   /** An unrevoked key by its hash, with its owner. */
   findActiveByHash(db: Db, keyHash: string) {
-    return db.selectFrom('apiKeys').select(['id', 'userId', 'lastUsedAt']).where('keyHash', '=', keyHash).where('revokedAt', 'is', null).executeTakeFirst();
+    return db
+      .selectFrom('apiKeys')
+      .select(['id', 'userId', 'lastUsedAt', 'access', 'expiresAt'])
+      .where('keyHash', '=', keyHash)
+      .where('revokedAt', 'is', null)
+      .executeTakeFirst();
   },
 
   revoke(db: Db, id: string, userId: string, now: Date) {

@@ -18,10 +18,25 @@ export const SessionResult = envelope(
 );
 export const SignedOut = envelope(z.object({ signedOut: z.literal(true) }));
 
-export const ApiKeyCreateBody = z.object({ name: Name.describe('A label to recognise the key by') });
-export const ApiKey = z.object({ id: z.string(), name: z.string(), prefix: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export const ApiKeyAccess = z
+  .enum(['read-only', 'read-write'])
+  .describe('`read-only`: every write (REST or an MCP tool that changes anything) is refused with 403; `read-write` (default): what the user may do');
+export const ApiKeyCreateBody = z.object({
+  name: Name.describe('A label to recognise the key by'),
+  access: ApiKeyAccess.default('read-write'),
+  expiresAt: z.iso.datetime({ offset: true }).optional().describe('When the key stops working (ISO 8601, in the future); absent: never'),
+});
+const KeyScope = { access: ApiKeyAccess, expiresAt: z.string().nullable().describe('When the key stops working; null: never') };
+export const ApiKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  ...KeyScope,
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable().describe('Last request made with it (to the minute)'),
+});
 export const ApiKeyCreated = envelope(
-  z.object({ id: z.string(), name: z.string(), key: z.string().describe('The secret; shown only in this response'), createdAt: z.string() }),
+  z.object({ id: z.string(), name: z.string(), key: z.string().describe('The secret; shown only in this response'), ...KeyScope, createdAt: z.string() }),
 );
 export const ApiKeyList = envelope(z.array(ApiKey));
 export const ApiKeyParams = z.object({ id: z.string().min(1).max(200) });

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { type Actor, type Ctx, requireActor } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import { isUniqueViolation } from '../../db/index.js';
-import { AppError, alreadyExists, forbidden, notFound, unauthorized } from '../../errors.js';
+import { AppError, alreadyExists, forbidden, notFound, unauthorized, validation } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { presentUser } from '../users/users.present.js';
 import { usersRepo } from '../users/users.repo.js';
@@ -53,9 +53,11 @@ function requireSession(ctx: Ctx): Actor {
 }
 
 /** Creates a key for the caller (or, from the `kb key create` command, for `ownerId`), within the per-user cap. */
-export async function createApiKey(ctx: Ctx, input: z.infer<typeof ApiKeyCreateBody>, ownerId = requireSession(ctx).userId) {
+export async function createApiKey(ctx: Ctx, input: z.input<typeof ApiKeyCreateBody>, ownerId = requireSession(ctx).userId) {
   const key = newApiKey();
   const max = ctx.env.config.MAX_API_KEYS_PER_USER;
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  if (expiresAt && expiresAt <= ctx.now()) throw validation('expiresAt', 'in_the_past', 'expiresAt must be in the future');
   const row = await ctx.db.transaction().execute(async (trx) => {
     if ((await apiKeysRepo.lockAndCountActive(trx, ownerId)) >= max)
       throw new AppError('VALIDATION_ERROR', `A user may hold at most ${max} active API keys; revoke one first`, {
@@ -69,9 +71,11 @@ export async function createApiKey(ctx: Ctx, input: z.infer<typeof ApiKeyCreateB
       name: input.name,
       keyHash: hashApiKey(key),
       keyPrefix: key.slice(0, API_KEY_PREFIX.length + 6),
+      access: input.access ?? 'read-write',
+      expiresAt,
     });
   });
-  return { id: row.id, name: row.name, key, createdAt: row.createdAt.toISOString() };
+  return { id: row.id, name: row.name, key, access: row.access, expiresAt: row.expiresAt?.toISOString() ?? null, createdAt: row.createdAt.toISOString() };
 }
 
 export async function listApiKeys(ctx: Ctx) {
@@ -81,6 +85,8 @@ export async function listApiKeys(ctx: Ctx) {
     id: r.id,
     name: r.name,
     prefix: r.keyPrefix,
+    access: r.access,
+    expiresAt: r.expiresAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
     lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
   }));
@@ -97,7 +103,10 @@ export async function revokeApiKey(ctx: Ctx, authenticator: Authenticator, id: s
 interface CachedKey {
   actor: Actor;
   lastUsedAt: number;
+  /** Until when this cache entry holds. */
   expiresAt: number;
+  /** When the key itself stops working (ms), or null. */
+  keyExpiresAt: number | null;
 }
 
 /**
@@ -150,13 +159,15 @@ export class Authenticator {
         throw unauthorized('Unknown or revoked API key');
       }
       entry = {
-        actor: { userId: row.userId, via: 'api_key', apiKeyId: row.id },
+        actor: { userId: row.userId, via: 'api_key', apiKeyId: row.id, ...(row.access === 'read-only' ? { readOnly: true } : {}) },
         lastUsedAt: row.lastUsedAt?.getTime() ?? 0,
         expiresAt: now + this.cacheMs,
+        keyExpiresAt: row.expiresAt?.getTime() ?? null,
       };
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(keyHash, entry);
     }
+    if (entry.keyExpiresAt !== null && entry.keyExpiresAt <= now) throw new AppError('TOKEN_EXPIRED', 'This API key has expired; create a new one');
     if (now - entry.lastUsedAt >= this.touchEveryMs) {
       entry.lastUsedAt = now;
       const id = entry.actor.apiKeyId as string;

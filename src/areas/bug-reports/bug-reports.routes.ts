@@ -53,6 +53,7 @@ export function bugReportsRoutes(app: Api, deps: HttpDeps, journeys: JourneyStor
   app.post(
     '/bug-reports/list',
     {
+      config: { reads: true },
       schema: {
         tags,
         security,
@@ -65,7 +66,10 @@ export function bugReportsRoutes(app: Api, deps: HttpDeps, journeys: JourneyStor
   );
   app.post(
     '/bug-reports/get',
-    { schema: { tags, security, summary: 'A full bug report (admin of its workspace)', body: BugIdBody, response: { 200: ok(BugReport) } } },
+    {
+      config: { reads: true },
+      schema: { tags, security, summary: 'A full bug report (admin of its workspace)', body: BugIdBody, response: { 200: ok(BugReport) } },
+    },
     async (req) => okBody(await getBugReport(ctxOf(req, deps), req.body.bugReportId)),
   );
   app.post(

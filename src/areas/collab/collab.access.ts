@@ -2,10 +2,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { fastifyCookie } from '@fastify/cookie';
 import type { Actor, Ctx } from '../../context.js';
 import { forbidden, unauthorized } from '../../errors.js';
+import { requireSessionToken, SESSION_COOKIE } from '../../http/session-cookie.js';
 import type { Authenticator } from '../auth/auth.service.js';
 import { requirePageAccess } from '../pages/pages.policy.js';
 import { type Role, roleAtLeast } from '../workspaces/workspaces.policy.js';
-import { requireSessionToken, SESSION_COOKIE } from '../../http/session-cookie.js';
 
 /** The provider `token` that says "my browser session cookie is the credential". */
 export const COOKIE_TOKEN = 'cookie';
@@ -40,15 +40,20 @@ export function credentialOf(token: string, headers: Headers, trustProxy: boolea
     if (!token) throw unauthorized('Send a session token or an API key as the token, or "cookie" from the web app');
     return token;
   }
-  if (!sameOriginUpgrade(headers, trustProxy)) throw forbidden('Cross-origin co-editing refused: the session cookie only works from this service’s own pages', { reason: 'cross_origin' });
+  if (!sameOriginUpgrade(headers, trustProxy))
+    throw forbidden('Cross-origin co-editing refused: the session cookie only works from this service’s own pages', { reason: 'cross_origin' });
   const value = fastifyCookie.parse(headers.get('cookie') ?? '')[SESSION_COOKIE];
   if (!value) throw unauthorized('No session cookie: sign in first');
   return requireSessionToken(value);
 }
 
-/** The caller's role on the page, checked as every read is (404 unknown or hidden, 410 trashed, 403 no membership). */
+/**
+ * The caller's role on the page, checked as every read is (404 unknown or hidden, 410 trashed, 403 no membership);
+ * a read-only API key reads at most, whatever the user's role.
+ */
 export async function pageRoleOf(ctx: Ctx, pageId: string): Promise<Role> {
-  return (await requirePageAccess(ctx, pageId, 'viewer')).role;
+  const { role } = await requirePageAccess(ctx, pageId, 'viewer');
+  return ctx.actor?.readOnly ? 'viewer' : role;
 }
 
 /** Connects: who the credential names, and their role on the page (editors write; viewers read only). */

@@ -22,6 +22,7 @@ import * as m0020 from './0020_drop_grants_of_former_members.js';
 import * as m0021 from './0021_live_documents.js';
 import * as m0022 from './0022_exports.js';
 import * as m0023 from './0023_imports.js';
+import * as m0024 from './0024_api_key_scopes.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021_live_documents': m0021,
   '0022_exports': m0022,
   '0023_imports': m0023,
+  '0024_api_key_scopes': m0024,
 };

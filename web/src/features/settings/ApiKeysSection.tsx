@@ -1,4 +1,4 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, CopyButton, Group, Modal, SegmentedControl, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -42,6 +42,8 @@ export function ApiKeysSection() {
                   <Table.Tr>
                     <Table.Th>Name</Table.Th>
                     <Table.Th>Prefix</Table.Th>
+                    <Table.Th>Access</Table.Th>
+                    <Table.Th>Expires</Table.Th>
                     <Table.Th>Created</Table.Th>
                     <Table.Th>Last used</Table.Th>
                     <Table.Th aria-label="Actions" />
@@ -54,6 +56,12 @@ export function ApiKeysSection() {
                       <Table.Td>
                         <Code>{k.prefix}…</Code>
                       </Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color={k.access === 'read-only' ? 'gray' : 'blue'}>
+                          {k.access === 'read-only' ? 'Read only' : 'Read and write'}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>{shortDate(k.expiresAt, 'Never')}</Table.Td>
                       <Table.Td>{shortDate(k.createdAt)}</Table.Td>
                       <Table.Td>{shortDate(k.lastUsedAt, 'Never')}</Table.Td>
                       <Table.Td>
@@ -91,12 +99,20 @@ export function ApiKeysSection() {
 /** Names a new key, then shows its secret once: the service keeps only a hash, so this is the only chance to copy it. */
 function NewKeyModal({ opened, onClose, onCreated }: { opened: boolean; onClose(): void; onCreated(): Promise<unknown> }) {
   const [name, setName] = useState('');
+  const [access, setAccess] = useState<'read-write' | 'read-only'>('read-write');
+  const [lifetime, setLifetime] = useState<string>('never');
   const create = useMutation({
-    mutationFn: async () => data(api.POST('/api/v1/api-keys', { body: { name } })),
+    mutationFn: async () => {
+      const days = Number(lifetime);
+      const expiresAt = lifetime === 'never' ? undefined : new Date(Date.now() + days * 86_400_000).toISOString();
+      return data(api.POST('/api/v1/api-keys', { body: { name, access, ...(expiresAt ? { expiresAt } : {}) } }));
+    },
     onSuccess: () => onCreated(),
   });
   const close = () => {
     setName('');
+    setAccess('read-write');
+    setLifetime('never');
     create.reset();
     onClose();
   };
@@ -109,7 +125,15 @@ function NewKeyModal({ opened, onClose, onCreated }: { opened: boolean; onClose(
           <Alert color="yellow" icon={<IconAlertTriangle size={18} />} title="Copy it now">
             This key will not be shown again. Store it somewhere safe; if you lose it, revoke it and make a new one.
           </Alert>
-          <Textarea label="API key" value={created.key} readOnly autosize minRows={2} onFocus={(e) => e.currentTarget.select()} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', wordBreak: 'break-all' } }} />
+          <Textarea
+            label="API key"
+            value={created.key}
+            readOnly
+            autosize
+            minRows={2}
+            onFocus={(e) => e.currentTarget.select()}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', wordBreak: 'break-all' } }}
+          />
           <Group justify="flex-end">
             <CopyButton value={created.key}>
               {({ copied, copy }) => (
@@ -131,8 +155,46 @@ function NewKeyModal({ opened, onClose, onCreated }: { opened: boolean; onClose(
             create.mutate();
           }}
         >
-          <TextInput label="Key name" description="What the key is for, e.g. “CI sync” or “Claude agent”." value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus />
-          <ErrorNotice error={formLevelError(create.error, ['name'])} title="Could not create the key" />
+          <TextInput
+            label="Key name"
+            description="What the key is for, e.g. “CI sync” or “Claude agent”."
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={errors.name}
+            data-autofocus
+          />
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="key-access-label">
+              Access
+            </Text>
+            <SegmentedControl
+              aria-labelledby="key-access-label"
+              value={access}
+              onChange={(v) => setAccess(v as typeof access)}
+              data={[
+                { value: 'read-write', label: 'Read and write' },
+                { value: 'read-only', label: 'Read only' },
+              ]}
+            />
+            <Text size="xs" c="dimmed">
+              A read-only key reads what you read and is refused every change, through the API and MCP tools alike.
+            </Text>
+          </Stack>
+          <Select
+            label="Expires"
+            value={lifetime}
+            onChange={(v) => setLifetime(v ?? 'never')}
+            allowDeselect={false}
+            data={[
+              { value: 'never', label: 'Never' },
+              { value: '7', label: 'In 7 days' },
+              { value: '30', label: 'In 30 days' },
+              { value: '90', label: 'In 90 days' },
+              { value: '365', label: 'In a year' },
+            ]}
+            error={errors.expiresAt}
+          />
+          <ErrorNotice error={formLevelError(create.error, ['name', 'expiresAt'])} title="Could not create the key" />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

@@ -42,6 +42,8 @@ export interface ApiKey {
   id: string;
   name: string;
   prefix: string;
+  access: 'read-only' | 'read-write';
+  expiresAt: string | null;
   createdAt: string;
   lastUsedAt: string | null;
 }
