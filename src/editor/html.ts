@@ -12,7 +12,8 @@ import type { DocJson } from './validate.js';
  * image whose URL is not allowed keeps its text (or alt text) and is named too.
  */
 
-const HAPPY_DOM_SETTINGS = {
+/** happy-dom as a parser only: no script runs, nothing is fetched, no layout is computed. */
+export const HAPPY_DOM_SETTINGS = {
   disableJavaScriptEvaluation: true,
   disableJavaScriptFileLoading: true,
   disableCSSFileLoading: true,

@@ -3,6 +3,18 @@ import type { Db } from '../../db/index.js';
 
 const COLUMNS = ['a.id', 'a.pageId', 'a.workspaceId', 'a.filename', 'a.contentType', 'a.size', 'a.sha256', 'a.blobKey', 'a.createdAt', 'a.createdBy'] as const;
 
+export interface NewAttachment {
+  id: string;
+  workspaceId: string;
+  pageId: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  blobKey: string;
+  createdBy: string;
+}
+
 export const attachmentsRepo = {
   listForPage(db: Db, workspaceId: string, pageId: string) {
     return db
@@ -20,21 +32,14 @@ export const attachmentsRepo = {
     return db.selectFrom('attachments as a').select(COLUMNS).where('a.id', '=', id).executeTakeFirst();
   },
 
-  insert(
-    db: Db,
-    row: {
-      id: string;
-      workspaceId: string;
-      pageId: string;
-      filename: string;
-      contentType: string;
-      size: number;
-      sha256: string;
-      blobKey: string;
-      createdBy: string;
-    },
-  ) {
+  insert(db: Db, row: NewAttachment) {
     return db.insertInto('attachments').values(row).execute();
+  },
+
+  /** Many rows in one statement (an import); at most a few hundred at a time. */
+  insertMany(db: Db, rows: NewAttachment[]) {
+    if (rows.length === 0) return Promise.resolve([]);
+    return db.insertInto('attachments').values(rows).execute();
   },
 
   /** Which of `keys` an attachment still uses (any workspace: the blob store is the service's). */

@@ -1,6 +1,7 @@
 import { DOMSerializer } from '@tiptap/pm/model';
 import { Window } from 'happy-dom';
 import type { DocJson } from '../../db/tables/pages.js';
+import { HAPPY_DOM_SETTINGS } from '../../editor/html.js';
 import { documentToMarkdown } from '../../editor/index.js';
 import { storedSchema } from '../../editor/schema.js';
 import { readDocument } from '../../editor/validate.js';
@@ -36,14 +37,6 @@ function frontMatter(page: PageToRender): string {
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-const HAPPY_DOM_SETTINGS = {
-  disableJavaScriptEvaluation: true,
-  disableJavaScriptFileLoading: true,
-  disableCSSFileLoading: true,
-  disableIframePageLoading: true,
-  disableComputedStyleRendering: true,
-};
 
 let serializer: DOMSerializer | undefined;
 

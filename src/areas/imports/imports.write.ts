@@ -96,21 +96,13 @@ export async function writeImport(
           })),
         );
       }
-      for (const a of attachments) {
+      const attachmentRows = attachments.flatMap((a) => {
         const pageId = idOf(a.pageKey);
-        if (!pageId) continue;
-        await attachmentsRepo.insert(trx, {
-          id: a.id,
-          workspaceId: row.workspaceId,
-          pageId,
-          filename: a.filename,
-          contentType: a.contentType,
-          size: a.size,
-          sha256: a.sha256,
-          blobKey: a.id,
-          createdBy: actor.userId,
-        });
-      }
+        if (!pageId) return [];
+        const { id, filename, contentType, size, sha256 } = a;
+        return [{ id, workspaceId: row.workspaceId, pageId, filename, contentType, size, sha256, blobKey: id, createdBy: actor.userId }];
+      });
+      for (let i = 0; i < attachmentRows.length; i += CHUNK) await attachmentsRepo.insertMany(trx, attachmentRows.slice(i, i + CHUNK));
       await importsRepo.succeed(trx, row.workspaceId, row.id, result, warnings, now);
     });
   } catch (err) {
