@@ -140,6 +140,25 @@ const ConfigSchema = z.object({
   COLLAB_VERSION_MAX_MS: z.coerce.number().int().min(0).default(600_000),
   /** How often open co-editing connections have their access checked again (removal, a lower role, a trashed page). */
   COLLAB_ACCESS_RECHECK_MS: z.coerce.number().int().min(50).default(5_000),
+  /** The address people reach the service at (`https://kb.example.com`), for links in mail and the sign-in redirect; default `http://HOST:PORT`. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Mail: an SMTP server (`smtp://user:pass@host:587`, `smtps://…`); unset, nothing is mailed and links are only shown to whoever made them. */
+  SMTP_URL: z.string().url().optional(),
+  /** Mail: the sender of every message. */
+  SMTP_FROM: z.string().default('kb <kb@localhost>'),
+  /** Single sign-on: an OpenID Connect issuer (discovery at `{issuer}/.well-known/openid-configuration`); unset, SSO is off. */
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  /** Single sign-on: comma-separated email domains whose first login creates an account; empty: any domain. */
+  OIDC_ALLOWED_DOMAINS: z.string().default(''),
+  /** Single sign-on: the provider's name on the sign-in button ("Sign in with …"). */
+  OIDC_DISPLAY_NAME: z.string().max(60).default('SSO'),
+  /** Single sign-on: `true` turns password sign-in and signup off. */
+  OIDC_ONLY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
 });
 
 /** The package root: this file is `src/config.ts` in the source and `dist/config.js` in the build, one level down either way. */
@@ -161,4 +180,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   config.WEB_DIST_DIR = path.resolve(PACKAGE_ROOT, config.WEB_DIST_DIR);
   config.corsOrigins = (overrides.corsOrigins ?? config.CORS_ORIGINS.split(',')).map((s) => s.trim()).filter(Boolean);
   return config;
+}
+
+/** Where people reach the service (no trailing slash): PUBLIC_URL, else this process's own address. */
+export function publicUrlOf(config: Config): string {
+  const url = config.PUBLIC_URL ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
+  return url.replace(/\/+$/, '');
 }

@@ -25,6 +25,14 @@ export interface Ctx {
   workspaceHint?: string;
   /** Process-wide collaborators: settings and the token issuer. */
   env: ServiceEnv;
+  /** Where the request came from (HTTP only): for sessions and the audit log. */
+  client?: ClientInfo;
+}
+
+/** The caller's address and user agent, as the HTTP layer saw them. */
+export interface ClientInfo {
+  address: string | null;
+  userAgent: string | null;
 }
 
 export interface ServiceEnv {

@@ -1,5 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { AttachmentsTables } from './tables/attachments.js';
+import type { AuditTables } from './tables/audit.js';
 import type { BugReportsTables } from './tables/bug-reports.js';
 import type { CommentsTables } from './tables/comments.js';
 import type { ExportsTables } from './tables/exports.js';
@@ -90,7 +91,8 @@ export interface DB
     LocalSyncTables,
     MemoryTables,
     ExportsTables,
-    ImportsTables {}
+    ImportsTables,
+    AuditTables {}
 
 export type UserRow = Selectable<UserTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;

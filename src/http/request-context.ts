@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../areas/auth/auth.service.js';
-import type { Actor, Ctx, ServiceEnv } from '../context.js';
+import type { Actor, ClientInfo, Ctx, ServiceEnv } from '../context.js';
 import type { Database } from '../db/index.js';
 import { AppError, readOnlyKeyRefusal, unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
@@ -116,5 +116,12 @@ export function ctxOf(request: FastifyRequest, deps: HttpDeps): Ctx {
     requestId: request.id,
     workspaceHint: typeof hint === 'string' && hint ? hint : undefined,
     env: deps.env,
+    client: clientOf(request),
   };
+}
+
+/** The caller's address (Fastify's `trustProxy` decides whether X-Forwarded-For counts) and user agent, trimmed to sane lengths. */
+export function clientOf(request: FastifyRequest): ClientInfo {
+  const agent = request.headers['user-agent'];
+  return { address: request.ip ?? null, userAgent: typeof agent === 'string' && agent ? agent.slice(0, 400) : null };
 }
