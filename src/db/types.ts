@@ -9,7 +9,7 @@ import type { ImportsTables } from './tables/imports.js';
 import type { JobTables } from './tables/jobs.js';
 import type { LocalSyncTables } from './tables/local-sync.js';
 import type { MemoryTables } from './tables/memory.js';
-import type { PagesTables } from './tables/pages.js';
+import type { PageRestrictionTables, PagesTables } from './tables/pages.js';
 import type { ResearchTables } from './tables/research.js';
 import type { SpacesTables } from './tables/spaces.js';
 import type { TasksTables } from './tables/tasks.js';
@@ -92,7 +92,8 @@ export interface DB
     MemoryTables,
     ExportsTables,
     ImportsTables,
-    AuditTables {}
+    AuditTables,
+    PageRestrictionTables {}
 
 export type UserRow = Selectable<UserTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;

@@ -24,6 +24,7 @@ import * as m0022 from './0022_exports.js';
 import * as m0023 from './0023_imports.js';
 import * as m0024 from './0024_api_key_scopes.js';
 import * as m0025 from './0025_audit_log.js';
+import * as m0026 from './0026_page_restrictions.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023_imports': m0023,
   '0024_api_key_scopes': m0024,
   '0025_audit_log': m0025,
+  '0026_page_restrictions': m0026,
 };

@@ -51,3 +51,35 @@ export interface PagesTables {
   pages: PageTable;
   pageHistory: PageHistoryTable;
 }
+
+/** A restricted page (migration 0026): only its grants may open it and its subtree. */
+export interface PageRestrictionTable {
+  pageId: string;
+  workspaceId: string;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+/** One user or group allowed into a restricted page, as viewer or editor. */
+export interface PageRestrictionGrantTable {
+  id: string;
+  pageId: string;
+  workspaceId: string;
+  userId: string | null;
+  groupId: string | null;
+  role: 'viewer' | 'editor';
+}
+
+/** Every restriction above a page (itself included): kept in step when pages are created, moved, restricted or opened up. */
+export interface PageRestrictedByTable {
+  pageId: string;
+  restrictionPageId: string;
+  workspaceId: string;
+}
+
+export interface PageRestrictionTables {
+  pageRestrictions: PageRestrictionTable;
+  pageRestrictionGrants: PageRestrictionGrantTable;
+  pageRestrictedBy: PageRestrictedByTable;
+}

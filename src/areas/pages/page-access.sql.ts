@@ -1,0 +1,25 @@
+import { type Expression, type SqlBool, sql } from 'kysely';
+
+/*
+ * Page-level permissions as SQL fragments, beside spaces.access.ts's space rules: a repository filters with them
+ * inside its query, so a restricted page never leaves the database for someone it is closed to. They add to the space
+ * check, never replace it: a reader needs space access first, and a restriction can only narrow it.
+ */
+
+/** The groups the user is in within the workspace, as a subquery. */
+function groupsOfSql(workspaceId: string, userId: string) {
+  return sql`(select gm.group_id from group_members gm where gm.user_id = ${userId} and gm.workspace_id = ${workspaceId})`;
+}
+
+/**
+ * True when no restriction above page `pageRef` (a column reference, e.g. `sql.ref('p.id')`) shuts the user out:
+ * for every restriction on its path, the user holds a grant, directly or through a group. Unrestricted pages pass
+ * with one index probe.
+ */
+export function pageOpenToSql(pageRef: Expression<string>, workspaceId: string, userId: string): Expression<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from page_restricted_by prb
+    where prb.page_id = ${pageRef}
+      and not exists (select 1 from page_restriction_grants prg
+        where prg.page_id = prb.restriction_page_id
+          and (prg.user_id = ${userId} or prg.group_id in ${groupsOfSql(workspaceId, userId)})))`;
+}
