@@ -3,16 +3,20 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { authRoutes } from './areas/auth/auth.routes.js';
+import { oidcRoutes } from './areas/auth/oidc.routes.js';
 import { Authenticator } from './areas/auth/auth.service.js';
 import { usersRoutes } from './areas/users/users.routes.js';
 import { pagesRoutes } from './areas/pages/pages.routes.js';
+import { restrictionsRoutes } from './areas/pages/restrictions/restrictions.routes.js';
 import { spacesRoutes } from './areas/spaces/spaces.routes.js';
 import { groupsRoutes } from './areas/groups/groups.routes.js';
 import { commentsRoutes } from './areas/comments/comments.routes.js';
 import { attachmentsRoutes } from './areas/attachments/attachments.routes.js';
 import { exportsRoutes } from './areas/exports/exports.routes.js';
+import { auditRoutes } from './areas/audit/audit.routes.js';
 import { importsRoutes } from './areas/imports/imports.routes.js';
 import { workspacesRoutes } from './areas/workspaces/workspaces.routes.js';
+import { invitationsRoutes } from './areas/invitations/invitations.routes.js';
 import { goalsRoutes } from './areas/goals/goals.routes.js';
 import { researchRoutes } from './areas/research/research.routes.js';
 import { projectsRoutes } from './areas/projects/projects.routes.js';
@@ -22,6 +26,8 @@ import { memoryRoutes } from './areas/memory/memory.routes.js';
 import { knowledgeRoutes } from './areas/knowledge/knowledge.routes.js';
 import { registerBugReports } from './areas/bug-reports/bug-reports.routes.js';
 import { localSyncRoutes } from './areas/local-sync/local-sync.routes.js';
+import { sharesRoutes } from './areas/shares/shares.routes.js';
+import { readerIsIndexable } from './areas/shares/shares.public.service.js';
 import { registerCollab } from './areas/collab/collab.server.js';
 import { createServiceEnv } from './env.js';
 import type { ServiceEnv } from './context.js';
@@ -112,14 +118,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   );
 
-  registerVersioned(app, httpDeps, [authRoutes, usersRoutes, workspacesRoutes, projectsRoutes, tasksRoutes, spacesRoutes, groupsRoutes, searchRoutes, pagesRoutes, commentsRoutes, attachmentsRoutes, exportsRoutes, importsRoutes, memoryRoutes, knowledgeRoutes]);
+  registerVersioned(app, httpDeps, [authRoutes, oidcRoutes, usersRoutes, workspacesRoutes, invitationsRoutes, projectsRoutes, tasksRoutes, spacesRoutes, groupsRoutes, searchRoutes, pagesRoutes, restrictionsRoutes, commentsRoutes, attachmentsRoutes, exportsRoutes, importsRoutes, auditRoutes, memoryRoutes, knowledgeRoutes, sharesRoutes]);
   app.register(async (scope) => goalsRoutes(typed(scope), httpDeps), { prefix: '/api' });
   app.register(async (scope) => researchRoutes(typed(scope), httpDeps), { prefix: '/api' });
   app.register(async (scope) => localSyncRoutes(typed(scope), httpDeps), { prefix: '/api' });
   registerBugReports(app, httpDeps, deps.redis, deps.rateLimitKeyPrefix);
   registerMcp(app, httpDeps, app.bugReports.journeys);
   env.liveDocuments = registerCollab(app, httpDeps, { redis: deps.redis, keyPrefix: deps.rateLimitKeyPrefix });
-  await registerWebApp(app, config.WEB_DIST_DIR);
+  await registerWebApp(app, config.WEB_DIST_DIR, { indexable: (path) => readerIsIndexable(database.db, path) });
   return app;
 }
 

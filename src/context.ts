@@ -10,8 +10,12 @@ export interface Actor {
   userId: string;
   via: 'jwt' | 'api_key';
   apiKeyId: string | null;
+  /** The session of a JWT caller (areas/auth/sessions.ts); absent for API keys and internal callers. */
+  sessionId?: string;
   /** A read-only API key: every write is refused (REST and MCP alike). Absent: the user's own rights. */
   readOnly?: boolean;
+  /** An API key limited to one workspace: in every other one the actor is not a member. Absent: all the user's workspaces. */
+  workspaceId?: string;
 }
 
 /** What every service call receives: never a Fastify request. */

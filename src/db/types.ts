@@ -1,16 +1,20 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { AttachmentsTables } from './tables/attachments.js';
 import type { AuditTables } from './tables/audit.js';
+import type { AuthTables } from './tables/auth.js';
 import type { BugReportsTables } from './tables/bug-reports.js';
 import type { CommentsTables } from './tables/comments.js';
 import type { ExportsTables } from './tables/exports.js';
 import type { GoalsTables } from './tables/goals.js';
+import type { IdentitiesTables } from './tables/identities.js';
 import type { ImportsTables } from './tables/imports.js';
 import type { JobTables } from './tables/jobs.js';
 import type { LocalSyncTables } from './tables/local-sync.js';
 import type { MemoryTables } from './tables/memory.js';
+import type { InvitationsTables } from './tables/invitations.js';
 import type { PageRestrictionTables, PagesTables } from './tables/pages.js';
 import type { ResearchTables } from './tables/research.js';
+import type { SharesTables } from './tables/shares.js';
 import type { SpacesTables } from './tables/spaces.js';
 import type { TasksTables } from './tables/tasks.js';
 
@@ -42,6 +46,8 @@ export interface ApiKeyTable {
   access: ColumnType<ApiKeyAccess, ApiKeyAccess | undefined, ApiKeyAccess>;
   /** After this the key is refused (401 TOKEN_EXPIRED); null: never. */
   expiresAt: Date | null;
+  /** The one workspace the key may act in; null: all of its user's workspaces. */
+  workspaceId: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type ApiKeyAccess = 'read-only' | 'read-write';
@@ -93,7 +99,11 @@ export interface DB
     ExportsTables,
     ImportsTables,
     AuditTables,
-    PageRestrictionTables {}
+    IdentitiesTables,
+    InvitationsTables,
+    PageRestrictionTables,
+    SharesTables,
+    AuthTables {}
 
 export type UserRow = Selectable<UserTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;

@@ -67,9 +67,9 @@ export function registerRequestGate(app: FastifyInstance, deps: HttpDeps) {
     if (bearer === null) authError = unauthorized('Malformed Authorization header: expected "Bearer <token>"');
     else {
       try {
-        if (bearer !== undefined) request.actor = await deps.authenticator.authenticate(bearer);
+        if (bearer !== undefined) request.actor = await deps.authenticator.authenticate(bearer, clientOf(request));
         else if (cookie !== undefined) {
-          request.actor = await deps.authenticator.authenticate(requireSessionToken(cookie));
+          request.actor = await deps.authenticator.authenticate(requireSessionToken(cookie), clientOf(request));
           request.cookieSession = cookie;
         }
       } catch (err) {

@@ -12,6 +12,13 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** A missing file of these kinds is a broken reference (404), not a deep link into the app. */
 const FILE_NAME = /\.(js|mjs|css|map|json|txt|xml|webmanifest|ico|png|jpe?g|gif|svg|webp|avif|woff2?|ttf|otf|wasm)$/i;
 const NOT_BUILT = 'The web app is not built: run npm run build\n';
+/** The public reader of share links. */
+const PUBLIC_SHARE_PATH = /^\/s\//;
+
+export interface WebAppOptions {
+  /** Whether search engines may index the app's page at this `/s/…` path (a share that allows it); otherwise noindex. */
+  indexable?: (path: string) => Promise<boolean>;
+}
 
 async function isFile(file: string): Promise<boolean> {
   try {
@@ -34,7 +41,7 @@ function fileUnder(root: string, relative: string): string | null {
  * from there. Only GET and HEAD: any other method on an unknown path stays a JSON 404. When the app is not built, the
  * service still starts and the app's paths answer 503.
  */
-export async function registerWebApp(app: FastifyInstance, distDir: string) {
+export async function registerWebApp(app: FastifyInstance, distDir: string, options: WebAppOptions = {}) {
   const root = path.resolve(distDir);
   if (!(await isFile(path.join(root, 'index.html'))))
     app.log.warn({ dir: root }, 'The web app is not built (no index.html): run npm run build; until then / answers 503');
@@ -54,12 +61,15 @@ export async function registerWebApp(app: FastifyInstance, distDir: string) {
       if (relative.startsWith(ASSETS) || FILE_NAME.test(relative)) return reply.callNotFound();
       if (!(await isFile(path.join(root, 'index.html'))))
         return reply.status(503).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
+      // A public share's reader (/s/<token>): noindex unless that share lets search engines in.
+      const urlPath = request.url.split('?')[0];
+      if (PUBLIC_SHARE_PATH.test(urlPath) && !(await options.indexable?.(urlPath))) reply.header('x-robots-tag', 'noindex');
       // no-cache: the page names the current hashed assets, so it is revalidated (ETag) on every load.
       return sendAppFile(reply, 'index.html', 'no-cache');
     };
     // Public: the app's shell carries no data; the API it calls checks credentials as usual.
-    const options = { config: { public: true }, schema: { hide: true } };
-    scope.get('/', options, serveApp);
-    scope.get('/*', options, serveApp);
+    const routeOptions = { config: { public: true }, schema: { hide: true } };
+    scope.get('/', routeOptions, serveApp);
+    scope.get('/*', routeOptions, serveApp);
   });
 }

@@ -1,6 +1,7 @@
 /** Tool categories: an id (a tool's `category`) and a name. A category without tools is not listed. */
 export const CATEGORIES = [
   { id: 'workspace', name: 'Workspace Management', description: 'Workspaces and their members' },
+  { id: 'invitation', name: 'Invitations', description: 'Invite people to a workspace by email with a one-time link' },
   { id: 'space', name: 'Space Management', description: 'Spaces, their members and permissions' },
   { id: 'group', name: 'Group Management', description: 'Groups of users, used to grant space roles' },
   { id: 'page', name: 'Page Management', description: 'Pages: read and write as Markdown, move, history, restore, trash, recover' },

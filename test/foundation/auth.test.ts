@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
 import { createApiKey, createUser } from '../helpers/factories.js';
@@ -13,8 +13,8 @@ afterAll(() => t.close());
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const unique = () => randomBytes(4).toString('hex');
 
-function sign(claims: { sub?: string; iat: number; exp: number }, secret = TEST_JWT_SECRET) {
-  let jwt = new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(claims.iat).setExpirationTime(claims.exp);
+function sign(claims: { sub?: string; sid?: string; iat: number; exp: number }, secret = TEST_JWT_SECRET) {
+  let jwt = new SignJWT(claims.sid ? { sid: claims.sid } : {}).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(claims.iat).setExpirationTime(claims.exp);
   if (claims.sub) jwt = jwt.setSubject(claims.sub);
   return jwt.sign(new TextEncoder().encode(secret));
 }
@@ -139,6 +139,7 @@ describe('API keys', () => {
       key: expect.stringMatching(/^kb_[\w-]{40,}$/),
       access: 'read-write',
       expiresAt: null,
+      workspaceId: null,
       createdAt: expect.stringMatching(ISO),
     });
     const { key, id } = created.body.data;
@@ -146,7 +147,17 @@ describe('API keys', () => {
     const list = await t.request({ url: '/api/v1/api-keys', token: user.token });
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual([
-      { id, name: 'CI', prefix: key.slice(0, 9), access: 'read-write', expiresAt: null, createdAt: created.body.data.createdAt, lastUsedAt: null },
+      {
+        id,
+        name: 'CI',
+        prefix: key.slice(0, 9),
+        access: 'read-write',
+        expiresAt: null,
+        workspaceId: null,
+        workspaceName: null,
+        createdAt: created.body.data.createdAt,
+        lastUsedAt: null,
+      },
     ]);
     expect(JSON.stringify(list.body)).not.toContain(key);
 
@@ -261,7 +272,8 @@ describe('credentials', () => {
     const res = await t.request({ url: '/api/v1/users/me', token: expired });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('TOKEN_EXPIRED');
-    const fresh = await sign({ sub: user.id, iat: now, exp: now + 3600 });
+    // A token must name an open session (its `sid`): the fresh one reuses the session of the user's sign-up.
+    const fresh = await sign({ sub: user.id, sid: decodeJwt(user.token).sid as string, iat: now, exp: now + 3600 });
     expect((await t.request({ url: '/api/v1/users/me', token: fresh })).status).toBe(200);
   });
 

@@ -33,8 +33,8 @@ interface Case {
   before?: () => Promise<void>;
 }
 
-/** Categories whose tools are exercised through call_tool by their own area's tests (memory and knowledge search, exports). */
-const COVERED_ELSEWHERE = new Set(['memory', 'knowledge', 'export']);
+/** Categories whose tools are exercised through call_tool by their own area's tests (memory and knowledge search, exports, invitations). */
+const COVERED_ELSEWHERE = new Set(['memory', 'knowledge', 'export', 'invitation']);
 
 async function call(who: Who | TestUser, name: string, args: Record<string, unknown>): Promise<Response> {
   const user = typeof who === 'string' ? ws[who] : who;
@@ -107,6 +107,13 @@ const cases: Case[] = [
     },
   },
   { tool: 'workspace_member_remove', as: 'admin', args: () => ({ workspaceId: W(), userId: unknownId }), error: [404, 'NOT_FOUND'] },
+  {
+    tool: 'audit_log_list',
+    as: 'admin',
+    args: () => ({ workspaceId: W(), action: ['member.added'], actorId: ws.admin.id, targetId: ws.editor.id }),
+    ok: (o) => expect(o).toMatchObject({ data: [{ action: 'member.added', target: { id: ws.editor.id }, details: { role: 'editor' } }], meta: { hasMore: false } }),
+  },
+  { tool: 'audit_log_list', as: 'editor', args: () => ({ workspaceId: W() }), error: [403, 'FORBIDDEN'] },
 
   // --- users
   { tool: 'user_me', as: 'editor', args: () => ({ workspaceId: W() }), ok: (o) => expect(o).toMatchObject({ id: ws.editor.id, role: 'editor' }) },
@@ -354,6 +361,51 @@ const cases: Case[] = [
     },
   },
   { tool: 'page_restore', as: 'viewer', args: () => ({ pageId: s.page, historyId: s.firstVersion }), error: [403, 'FORBIDDEN'] },
+  // --- page restrictions (their own tests: test/restrictions/api.test.ts)
+  { tool: 'page_access_get', as: 'viewer', args: () => ({ pageId: s.page }), ok: (o) => expect(o).toMatchObject({ pageId: s.page, restricted: false }) },
+  { tool: 'page_access_get', as: 'viewer', args: () => ({ pageId: unknownId }), error: [404, 'NOT_FOUND'] },
+  {
+    tool: 'page_restrict',
+    as: 'editor',
+    args: () => ({
+      pageId: s.page,
+      grants: [
+        { userId: ws.editor.id, role: 'editor' },
+        { userId: ws.viewer.id, role: 'viewer' },
+        { userId: ws.admin.id, role: 'editor' },
+      ],
+    }),
+    ok: (o) => expect(o).toMatchObject({ restricted: true, restriction: { pageId: s.page } }),
+  },
+  { tool: 'page_restrict', as: 'viewer', args: () => ({ pageId: s.page, grants: [{ userId: ws.viewer.id, role: 'editor' }] }), error: [403, 'FORBIDDEN'] },
+  { tool: 'page_unrestrict', as: 'editor', args: () => ({ pageId: s.page }), ok: (o) => expect(o).toMatchObject({ restricted: false, restriction: null }) },
+  { tool: 'page_unrestrict', as: 'viewer', args: () => ({ pageId: s.page }), error: [403, 'FORBIDDEN'] },
+  // --- public shares (their own tests: test/shares/)
+  { tool: 'share_create', as: 'editor', args: () => ({ pageId: s.page }), error: [403, 'FORBIDDEN'] },
+  {
+    tool: 'share_create',
+    as: 'editor',
+    before: async () => {
+      await ok('admin', 'workspace_update', { workspaceId: W(), settings: { allowPublicPages: true } });
+    },
+    args: () => ({ pageId: s.page, includeSubtree: false, allowIndexing: false }),
+    ok: (o) => {
+      expect(o).toMatchObject({ share: { pageId: s.page, includeSubtree: false }, url: expect.stringMatching(/\/s\/[A-Za-z0-9_-]{20,}$/) });
+      s.share = o.share.id;
+    },
+  },
+  { tool: 'share_list', as: 'admin', args: () => ({ workspaceId: W() }), ok: (o) => expect(o.items).toMatchObject([{ id: s.share, pageId: s.page }]) },
+  { tool: 'share_list', as: 'editor', args: () => ({ workspaceId: W() }), error: [403, 'FORBIDDEN'] },
+  { tool: 'share_revoke', as: 'viewer', args: () => ({ shareId: s.share }), error: [403, 'FORBIDDEN'] },
+  {
+    tool: 'share_revoke',
+    as: 'editor',
+    args: () => ({ shareId: s.share }),
+    ok: async (o) => {
+      expect(o).toEqual({ id: s.share, revoked: true });
+      expect((await ok('admin', 'share_list', { workspaceId: W() })).items).toEqual([]);
+    },
+  },
   {
     tool: 'page_delete',
     as: 'editor',

@@ -64,3 +64,22 @@ export function dispositionType(contentType: string): 'inline' | 'attachment' {
 export function contentDispositionHeader(filename: string, contentType: string): string {
   return contentDisposition(filename, { type: dispositionType(contentType) });
 }
+
+/**
+ * The headers of a file's bytes, wherever they are downloaded from (signed in, or through a public share): its type
+ * and name, never sniffed, and sandboxed should a browser render it.
+ */
+export function downloadHeaders(
+  attachment: { filename: string; contentType: string; size: number; sha256: string },
+  cacheControl: string,
+): Record<string, string | number> {
+  return {
+    'content-type': attachment.contentType,
+    'content-length': attachment.size,
+    'content-disposition': contentDispositionHeader(attachment.filename, attachment.contentType),
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; sandbox",
+    'cache-control': cacheControl,
+    etag: `"${attachment.sha256}"`,
+  };
+}

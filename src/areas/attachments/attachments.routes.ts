@@ -5,7 +5,7 @@ import { readFieldsThenFile } from '../../http/multipart.js';
 import { ctxOf, type HttpDeps } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER, typed } from '../../http/routes.js';
 import { Deleted, Id } from '../../schema.js';
-import { contentDispositionHeader } from './attachments.files.js';
+import { downloadHeaders } from './attachments.files.js';
 import {
   AttachmentListQuery,
   AttachmentListResult,
@@ -103,15 +103,7 @@ export const attachmentsRoutes: AreaRoutes = (parent, deps) => {
       },
       async (req, reply) => {
         const { attachment, stream } = await openAttachment(ctxOf(req, deps), req.params.attachmentId, req.query.workspaceId);
-        return reply
-          .header('content-type', attachment.contentType)
-          .header('content-length', attachment.size)
-          .header('content-disposition', contentDispositionHeader(attachment.filename, attachment.contentType))
-          .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "default-src 'none'; sandbox")
-          .header('cache-control', 'private, no-cache')
-          .header('etag', `"${attachment.sha256}"`)
-          .send(stream);
+        return reply.headers(downloadHeaders(attachment, 'private, no-cache')).send(stream);
       },
     );
     app.delete(

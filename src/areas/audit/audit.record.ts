@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   'page_restriction.set',
   'page_restriction.removed',
   'share.created',
+  'share.updated',
   'share.revoked',
   'export.created',
 ] as const;

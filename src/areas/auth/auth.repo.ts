@@ -2,8 +2,20 @@ import type { Db } from '../../db/index.js';
 import type { ApiKeyAccess } from '../../db/types.js';
 
 export const apiKeysRepo = {
-  insert(db: Db, key: { id: string; userId: string; name: string; keyHash: string; keyPrefix: string; access: ApiKeyAccess; expiresAt: Date | null }) {
-    return db.insertInto('apiKeys').values(key).returning(['id', 'name', 'createdAt', 'access', 'expiresAt']).executeTakeFirstOrThrow();
+  insert(
+    db: Db,
+    key: {
+      id: string;
+      userId: string;
+      name: string;
+      keyHash: string;
+      keyPrefix: string;
+      access: ApiKeyAccess;
+      expiresAt: Date | null;
+      workspaceId: string | null;
+    },
+  ) {
+    return db.insertInto('apiKeys').values(key).returning(['id', 'name', 'createdAt', 'access', 'expiresAt', 'workspaceId']).executeTakeFirstOrThrow();
   },
 
   /** The user's unrevoked keys, counted with the user's row locked, so two concurrent creations cannot both pass the cap. */
@@ -18,13 +30,15 @@ export const apiKeysRepo = {
     return Number(row.n);
   },
 
+  /** The user's unrevoked keys, newest first, with the name of the workspace a key is limited to. */
   listForUser(db: Db, userId: string) {
     return db
-      .selectFrom('apiKeys')
-      .select(['id', 'name', 'keyPrefix', 'createdAt', 'lastUsedAt', 'access', 'expiresAt'])
-      .where('userId', '=', userId)
-      .where('revokedAt', 'is', null)
-      .orderBy('createdAt', 'desc')
+      .selectFrom('apiKeys as k')
+      .leftJoin('workspaces as w', 'w.id', 'k.workspaceId')
+      .select(['k.id', 'k.name', 'k.keyPrefix', 'k.createdAt', 'k.lastUsedAt', 'k.access', 'k.expiresAt', 'k.workspaceId', 'w.name as workspaceName'])
+      .where('k.userId', '=', userId)
+      .where('k.revokedAt', 'is', null)
+      .orderBy('k.createdAt', 'desc')
       .execute();
   },
 
@@ -32,7 +46,7 @@ export const apiKeysRepo = {
   findActiveByHash(db: Db, keyHash: string) {
     return db
       .selectFrom('apiKeys')
-      .select(['id', 'userId', 'lastUsedAt', 'access', 'expiresAt'])
+      .select(['id', 'userId', 'lastUsedAt', 'access', 'expiresAt', 'workspaceId'])
       .where('keyHash', '=', keyHash)
       .where('revokedAt', 'is', null)
       .executeTakeFirst();

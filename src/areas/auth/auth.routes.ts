@@ -1,14 +1,13 @@
-import { ErrorBody } from '../../schema.js';
+import { unauthorized } from '../../errors.js';
 import { ctxOf } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER, recordRoutes } from '../../http/routes.js';
+import { csrfTokenFor, refusedForeignOrigin, setSessionCookie } from '../../http/session-cookie.js';
+import { Deleted, ErrorBody } from '../../schema.js';
 import { UserResult } from '../users/users.schema.js';
 import { getMe } from '../users/users.service.js';
-import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyList, ApiKeyParams, LoginBody, LoginResult, SignupBody, SignupResult } from './auth.schema.js';
-import { SessionResult, SignedOut } from './auth.schema.js';
+import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyList, ApiKeyParams, LoginBody, LoginResult, SessionResult, SignupBody, SignupResult } from './auth.schema.js';
 import { createApiKey, listApiKeys, login, revokeApiKey, signup } from './auth.service.js';
-import { Deleted } from '../../schema.js';
-import { unauthorized } from '../../errors.js';
-import { clearSessionCookie, csrfTokenFor, refusedForeignOrigin, setSessionCookie } from '../../http/session-cookie.js';
+import { sessionRoutes } from './sessions.routes.js';
 
 export const authRoutes: AreaRoutes = recordRoutes((app, deps) => {
   app.post(
@@ -16,7 +15,12 @@ export const authRoutes: AreaRoutes = recordRoutes((app, deps) => {
     {
       config: { public: true },
       preValidation: deps.authThrottle.guard,
-      schema: { tags: ['auth'], summary: 'Create an account', body: SignupBody, response: { 201: SignupResult, 409: ErrorBody, 429: ErrorBody } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account',
+        body: SignupBody,
+        response: { 201: SignupResult, 403: ErrorBody, 409: ErrorBody, 429: ErrorBody },
+      },
     },
     async (req, reply) => reply.status(201).send({ data: await signup(ctxOf(req, deps), req.body) }),
   );
@@ -29,7 +33,7 @@ export const authRoutes: AreaRoutes = recordRoutes((app, deps) => {
         tags: ['auth'],
         summary: 'Exchange email and password for a JWT',
         body: LoginBody,
-        response: { 200: LoginResult, 401: ErrorBody, 429: ErrorBody },
+        response: { 200: LoginResult, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
       },
     },
     async (req) => ({ data: await login(ctxOf(req, deps), req.body) }),
@@ -74,21 +78,7 @@ export const authRoutes: AreaRoutes = recordRoutes((app, deps) => {
       return { data: { user: await getMe(ctxOf(req, deps)), csrfToken: csrfTokenFor(deps.env.tokens, req.cookieSession) } };
     },
   );
-  app.delete(
-    '/auth/session',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Sign a browser out: clears the kb_session cookie (needs X-CSRF-Token like every cookie write)',
-        description: 'The token itself stays valid until it expires: server-side revocation of sessions comes later.',
-        response: { 200: SignedOut, 401: ErrorBody, 403: ErrorBody },
-      },
-    },
-    async (req, reply) => {
-      clearSessionCookie(req, reply);
-      return { data: { signedOut: true as const } };
-    },
-  );
+  sessionRoutes(app, deps);
   app.get('/users/me', { schema: { tags: ['users'], summary: 'The calling user', security: BEARER, response: { 200: UserResult } } }, async (req) => ({
     data: await getMe(ctxOf(req, deps)),
   }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, Name } from '../../schema.js';
+import { envelope, Id, Name, QueryBoolean } from '../../schema.js';
 import { User } from '../users/users.schema.js';
 
 export const Email = z.string().trim().toLowerCase().max(320).pipe(z.email());
@@ -25,13 +25,21 @@ export const ApiKeyCreateBody = z.object({
   name: Name.describe('A label to recognise the key by'),
   access: ApiKeyAccess.default('read-write'),
   expiresAt: z.iso.datetime({ offset: true }).optional().describe('When the key stops working (ISO 8601, in the future); absent: never'),
+  workspaceId: Id.optional().describe(
+    'Limit the key to this workspace (you must be a member): everywhere else it acts as a non-member. Absent: all your workspaces',
+  ),
 });
-const KeyScope = { access: ApiKeyAccess, expiresAt: z.string().nullable().describe('When the key stops working; null: never') };
+const KeyScope = {
+  access: ApiKeyAccess,
+  expiresAt: z.string().nullable().describe('When the key stops working; null: never'),
+  workspaceId: z.string().nullable().describe('The only workspace the key acts in; null: all of its user’s workspaces'),
+};
 export const ApiKey = z.object({
   id: z.string(),
   name: z.string(),
   prefix: z.string(),
   ...KeyScope,
+  workspaceName: z.string().nullable().describe('The name of the workspace the key is limited to'),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable().describe('Last request made with it (to the minute)'),
 });
@@ -40,3 +48,47 @@ export const ApiKeyCreated = envelope(
 );
 export const ApiKeyList = envelope(z.array(ApiKey));
 export const ApiKeyParams = z.object({ id: z.string().min(1).max(200) });
+
+export const Session = z.object({
+  id: z.string(),
+  device: z.string().describe('A short readable label guessed from the user agent, e.g. "Chrome on Linux"'),
+  userAgent: z.string().nullable().describe('The user agent the session was started with'),
+  address: z.string().nullable().describe('The latest address it was used from'),
+  firstAddress: z.string().nullable().describe('The address it was started from'),
+  via: z.enum(['password', 'oidc', 'invitation', 'reset', 'signup']).describe('How it was started'),
+  createdAt: z.string(),
+  lastSeenAt: z.string().describe('Last request made with it (to the minute)'),
+  expiresAt: z.string(),
+  current: z.boolean().describe('True for the session making this request'),
+});
+export const SessionList = envelope(z.array(Session));
+export const SessionParams = z.object({ id: Id });
+export const SessionsRevokeQuery = z.object({
+  keepCurrent: QueryBoolean.default(true).describe('`true` (default): sign out every other session; `false`: this one too'),
+});
+export const SessionsRevoked = envelope(z.object({ revoked: z.number().int().describe('How many sessions were signed out'), keptCurrent: z.boolean() }));
+
+export const PasswordResetBody = z.object({
+  token: z.string().min(1).max(200).describe('The token from the reset link (the last part of /reset-password/<token>)'),
+  newPassword: Password,
+  session: z
+    .enum(['token', 'cookie'])
+    .default('token')
+    .describe('`token` (default): answer the session JWT, like login; `cookie`: set the browser session cookie instead, like POST /auth/session'),
+});
+export const PasswordResetResult = envelope(
+  z.object({
+    user: User,
+    token: z.string().optional().describe('The new session JWT (absent with `session: "cookie"`)'),
+    expiresAt: z.string(),
+    csrfToken: z.string().optional().describe('With `session: "cookie"`: the X-CSRF-Token of the new browser session'),
+  }),
+);
+export const ResetLinkParams = z.object({ workspaceId: Id, userId: Id });
+export const ResetLinkCreated = envelope(
+  z.object({
+    url: z.string().describe('The one-time link to give the member: PUBLIC_URL/reset-password/<token>'),
+    expiresAt: z.string(),
+    mailed: z.boolean().describe('True when the link was also mailed to the member (SMTP_URL set)'),
+  }),
+);

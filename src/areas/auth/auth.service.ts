@@ -1,15 +1,19 @@
 import type { z } from 'zod';
-import { type Actor, type Ctx, requireActor } from '../../context.js';
+import type { Actor, Ctx } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import { isUniqueViolation } from '../../db/index.js';
 import { AppError, alreadyExists, forbidden, notFound, unauthorized, validation } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { recordAudit } from '../audit/audit.record.js';
 import { presentUser } from '../users/users.present.js';
 import { usersRepo } from '../users/users.repo.js';
+import { assertWorkspaceRole, memberRole } from '../workspaces/workspaces.policy.js';
 import { apiKeysRepo } from './auth.repo.js';
 import type { ApiKeyCreateBody, LoginBody, SignupBody } from './auth.schema.js';
+import type { Authenticator } from './authenticator.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { API_KEY_PREFIX, hashApiKey, looksLikeJwt, newApiKey, type TokenIssuer } from './tokens.js';
+import { requireSessionActor, startSession } from './sessions.js';
+import { API_KEY_PREFIX, hashApiKey, newApiKey } from './tokens.js';
 
 export async function createUser(db: Db, input: { email: string; name: string; password: string | null }) {
   try {
@@ -25,31 +29,37 @@ export async function createUser(db: Db, input: { email: string; name: string; p
   }
 }
 
+/** With OIDC_ONLY=true, accounts sign in through single sign-on only: no password signup or sign-in. */
+export function refusePasswordLoginWhenOidcOnly(ctx: Ctx) {
+  if (ctx.env.config.OIDC_ONLY)
+    throw forbidden('Password sign-in and signup are turned off: sign in with single sign-on', { reason: 'password_login_disabled' });
+}
+
 export async function signup(ctx: Ctx, input: z.infer<typeof SignupBody>) {
+  refusePasswordLoginWhenOidcOnly(ctx);
   const user = await createUser(ctx.db, input);
-  const { token } = await ctx.env.tokens.issue(user.id, ctx.now());
+  const { token } = await startSession(ctx, user.id, 'signup');
   return { user: presentUser(user), token };
 }
 
 export async function login(ctx: Ctx, input: z.infer<typeof LoginBody>) {
+  refusePasswordLoginWhenOidcOnly(ctx);
   const user = await usersRepo.findByEmail(ctx.db, input.email);
   // Verify even for an unknown email so timing does not reveal which emails have accounts.
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
-  if (!user || !ok) throw unauthorized('Email or password is incorrect');
-  const { token, expiresAt } = await ctx.env.tokens.issue(user.id, ctx.now());
+  if (!user || !ok) {
+    // The entry names the account when there is one (for its admins); the answer never does.
+    await recordAudit(ctx.db, ctx, { workspaceId: null, action: 'auth.signin_failed', actorId: user?.id ?? null, details: { email: input.email } });
+    throw unauthorized('Email or password is incorrect');
+  }
+  const { token, expiresAt } = await startSession(ctx, user.id, 'password');
   return { user: presentUser(user), token, expiresAt: expiresAt.toISOString() };
 }
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
-/**
- * Key management needs a session (a JWT): a leaked API key must not be able to mint keys that outlive its own
- * revocation, nor list or revoke the others.
- */
+/** Key management needs a session: a leaked API key must not mint keys that outlive its own revocation, nor list or revoke the others. */
 function requireSession(ctx: Ctx): Actor {
-  const actor = requireActor(ctx);
-  if (actor.via !== 'jwt')
-    throw forbidden('API keys cannot manage API keys; sign in and use the session token (JWT) from /auth/login', { reason: 'session_required' });
-  return actor;
+  return requireSessionActor(ctx, 'API keys cannot manage API keys; sign in and use the session token (JWT) from /auth/login');
 }
 
 /** Creates a key for the caller (or, from the `kb key create` command, for `ownerId`), within the per-user cap. */
@@ -58,6 +68,8 @@ export async function createApiKey(ctx: Ctx, input: z.input<typeof ApiKeyCreateB
   const max = ctx.env.config.MAX_API_KEYS_PER_USER;
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt <= ctx.now()) throw validation('expiresAt', 'in_the_past', 'expiresAt must be in the future');
+  const workspaceId = input.workspaceId ?? null;
+  if (workspaceId) await assertKeyWorkspace(ctx.db, workspaceId, ownerId);
   const row = await ctx.db.transaction().execute(async (trx) => {
     if ((await apiKeysRepo.lockAndCountActive(trx, ownerId)) >= max)
       throw new AppError('VALIDATION_ERROR', `A user may hold at most ${max} active API keys; revoke one first`, {
@@ -65,7 +77,7 @@ export async function createApiKey(ctx: Ctx, input: z.input<typeof ApiKeyCreateB
         reason: 'too_many_keys',
         limit: max,
       });
-    return apiKeysRepo.insert(trx, {
+    const created = await apiKeysRepo.insert(trx, {
       id: newId(),
       userId: ownerId,
       name: input.name,
@@ -73,20 +85,40 @@ export async function createApiKey(ctx: Ctx, input: z.input<typeof ApiKeyCreateB
       keyPrefix: key.slice(0, API_KEY_PREFIX.length + 6),
       access: input.access ?? 'read-write',
       expiresAt,
+      workspaceId,
     });
+    await recordAudit(trx, ctx, {
+      workspaceId,
+      action: 'api_key.created',
+      actorId: ctx.actor?.userId ?? ownerId,
+      targetType: 'api_key',
+      targetId: created.id,
+      details: { name: created.name, access: created.access, ownerId },
+    });
+    return created;
   });
-  return { id: row.id, name: row.name, key, access: row.access, expiresAt: row.expiresAt?.toISOString() ?? null, createdAt: row.createdAt.toISOString() };
+  const scope = { access: row.access, expiresAt: row.expiresAt?.toISOString() ?? null, workspaceId: row.workspaceId };
+  return { id: row.id, name: row.name, key, ...scope, createdAt: row.createdAt.toISOString() };
 }
 
-export async function listApiKeys(ctx: Ctx) {
-  const actor = requireSession(ctx);
-  const rows = await apiKeysRepo.listForUser(ctx.db, actor.userId);
+/** A key limited to a workspace needs its owner to be a member there: 404 when no such workspace, 403 for a non-member. */
+async function assertKeyWorkspace(db: Db, workspaceId: string, ownerId: string) {
+  const { exists, role } = await memberRole(db, workspaceId, ownerId);
+  if (!exists) throw notFound('Workspace', workspaceId);
+  assertWorkspaceRole(role, 'viewer', workspaceId);
+}
+
+/** The caller's active keys (or, from the `kb key list` command, `ownerId`'s), with each key's scope and last use. */
+export async function listApiKeys(ctx: Ctx, ownerId = requireSession(ctx).userId) {
+  const rows = await apiKeysRepo.listForUser(ctx.db, ownerId);
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
     prefix: r.keyPrefix,
     access: r.access,
     expiresAt: r.expiresAt?.toISOString() ?? null,
+    workspaceId: r.workspaceId,
+    workspaceName: r.workspaceName,
     createdAt: r.createdAt.toISOString(),
     lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
   }));
@@ -94,87 +126,14 @@ export async function listApiKeys(ctx: Ctx) {
 
 export async function revokeApiKey(ctx: Ctx, authenticator: Authenticator, id: string) {
   const actor = requireSession(ctx);
-  const row = await apiKeysRepo.revoke(ctx.db, id, actor.userId, ctx.now());
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const revoked = await apiKeysRepo.revoke(trx, id, actor.userId, ctx.now());
+    if (revoked) await recordAudit(trx, ctx, { workspaceId: null, action: 'api_key.revoked', targetType: 'api_key', targetId: id });
+    return revoked;
+  });
   if (!row) throw notFound('API key', id);
   authenticator.forget(row.keyHash);
   return { id, deleted: true as const };
 }
 
-interface CachedKey {
-  actor: Actor;
-  lastUsedAt: number;
-  /** Until when this cache entry holds. */
-  expiresAt: number;
-  /** When the key itself stops working (ms), or null. */
-  keyExpiresAt: number | null;
-}
-
-/**
- * Turns a bearer credential into an actor. API keys are looked up by hash and cached briefly so the hot path
- * costs no query; `lastUsedAt` is written at most once a minute per key, after the response.
- */
-export class Authenticator {
-  private readonly cache = new Map<string, CachedKey>();
-  /** Users whose existence was checked recently (JWT callers), until when. */
-  private readonly users = new Map<string, number>();
-  constructor(
-    private readonly db: Db,
-    private readonly tokens: TokenIssuer,
-    private readonly cacheMs = 10_000,
-    private readonly touchEveryMs = 60_000,
-  ) {}
-
-  async authenticate(bearer: string, now = Date.now()): Promise<Actor> {
-    if (bearer.startsWith(API_KEY_PREFIX)) return this.fromApiKey(bearer, now);
-    if (looksLikeJwt(bearer)) return this.fromJwt(bearer, now);
-    throw unauthorized('Malformed credential: expected an API key or a JWT');
-  }
-
-  /** A valid token of an account that no longer exists (a reset database keeps its JWT secret) is refused, not a 404 or 500 later. */
-  private async fromJwt(token: string, now: number): Promise<Actor> {
-    const userId = await this.tokens.verify(token);
-    const knownUntil = this.users.get(userId);
-    if (knownUntil === undefined || knownUntil < now) {
-      if (!(await usersRepo.findById(this.db, userId))) {
-        this.users.delete(userId);
-        throw unauthorized('The account of this token does not exist');
-      }
-      if (this.users.size > 10_000) this.users.clear();
-      this.users.set(userId, now + this.cacheMs);
-    }
-    return { userId, via: 'jwt', apiKeyId: null };
-  }
-
-  forget(keyHash: string) {
-    this.cache.delete(keyHash);
-  }
-
-  private async fromApiKey(key: string, now: number): Promise<Actor> {
-    const keyHash = hashApiKey(key);
-    let entry = this.cache.get(keyHash);
-    if (!entry || entry.expiresAt < now) {
-      const row = await apiKeysRepo.findActiveByHash(this.db, keyHash);
-      if (!row) {
-        this.cache.delete(keyHash);
-        throw unauthorized('Unknown or revoked API key');
-      }
-      entry = {
-        actor: { userId: row.userId, via: 'api_key', apiKeyId: row.id, ...(row.access === 'read-only' ? { readOnly: true } : {}) },
-        lastUsedAt: row.lastUsedAt?.getTime() ?? 0,
-        expiresAt: now + this.cacheMs,
-        keyExpiresAt: row.expiresAt?.getTime() ?? null,
-      };
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(keyHash, entry);
-    }
-    if (entry.keyExpiresAt !== null && entry.keyExpiresAt <= now) throw new AppError('TOKEN_EXPIRED', 'This API key has expired; create a new one');
-    if (now - entry.lastUsedAt >= this.touchEveryMs) {
-      entry.lastUsedAt = now;
-      const id = entry.actor.apiKeyId as string;
-      apiKeysRepo.touch(this.db, id, new Date(now)).catch(() => {
-        entry.lastUsedAt = 0; // try again next time
-      });
-    }
-    return entry.actor;
-  }
-}
+export { Authenticator } from './authenticator.js';

@@ -19,19 +19,29 @@ export class TokenIssuer {
     return createHmac('sha256', this.key).update(label).digest();
   }
 
-  async issue(userId: string, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+  /** A session JWT for `userId`, carrying the session's id as the `sid` claim. */
+  async issue(userId: string, sessionId: string, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
     const iat = Math.floor(now.getTime() / 1000);
     const exp = iat + this.ttlSeconds;
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuedAt(iat).setExpirationTime(exp).sign(this.key);
+    const token = await new SignJWT({ sid: sessionId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .sign(this.key);
     return { token, expiresAt: new Date(exp * 1000) };
   }
 
-  /** The user id of a valid token; 401 TOKEN_EXPIRED when expired, 401 UNAUTHORIZED otherwise. */
-  async verify(token: string): Promise<string> {
+  /**
+   * The user and session of a valid token; 401 TOKEN_EXPIRED when expired, 401 UNAUTHORIZED otherwise (a token
+   * without `sid`, from before sessions were revocable, included: its holder signs in once more).
+   */
+  async verify(token: string): Promise<{ userId: string; sessionId: string }> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       if (!payload.sub) throw unauthorized('Token has no subject');
-      return payload.sub;
+      if (typeof payload.sid !== 'string' || !payload.sid) throw unauthorized('Token has no session: sign in again');
+      return { userId: payload.sub, sessionId: payload.sid };
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED', 'Token has expired; log in again');
       if (err instanceof AppError) throw err;
@@ -60,6 +70,11 @@ export function newApiKey(): string {
 /** API keys carry 256 random bits, so a fast hash is as safe as a slow one and keeps auth cheap. */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
+}
+
+/** A one-time link token (256 random bits, URL-safe); store only `hashApiKey(token)`. */
+export function newLinkToken(): string {
+  return randomBytes(32).toString('base64url');
 }
 
 export function looksLikeJwt(token: string): boolean {

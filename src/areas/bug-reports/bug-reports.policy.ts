@@ -1,6 +1,7 @@
 import { type Ctx, requireActor } from '../../context.js';
 import { forbidden, notFound } from '../../errors.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
+import { memberScope } from '../workspaces/member-scope.js';
 import { resolveWorkspaceId } from '../workspaces/workspace-context.js';
 import { requireWorkspaceRole, workspaceIdsOf } from '../workspaces/workspaces.policy.js';
 
@@ -48,7 +49,7 @@ export async function resolveReportWorkspace(ctx: Ctx, given: { workspaceId?: st
     if (mode === 'create') workspaceId = await resolveWorkspaceId(ctx);
     else if (ctx.workspaceHint) workspaceId = ctx.workspaceHint;
     else {
-      const mine = await workspaceIdsOf(ctx.db, actor.userId, 2);
+      const mine = await workspaceIdsOf(ctx.db, memberScope(actor), 2);
       workspaceId = mine.length === 1 ? mine[0].workspaceId : null;
     }
   }

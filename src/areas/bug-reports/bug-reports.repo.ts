@@ -1,6 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { BugReportTable, BugSeverity, BugSource, BugStatus } from '../../db/tables/bug-reports.js';
+import { type MemberScope, withinKeyScopeSql } from '../workspaces/member-scope.js';
 
 const SUMMARY_COLUMNS = [
   'b.id',
@@ -40,8 +41,7 @@ export interface ListFilters {
 }
 
 /** Who may see what in a list: reports of the workspaces `userId` administers, and service-level ones if allowed. */
-export interface ListScope {
-  userId: string;
+export interface ListScope extends MemberScope {
   includeServiceLevel: boolean;
 }
 
@@ -123,7 +123,12 @@ export const bugReportsRepo = {
         const administered = eb(
           'b.workspaceId',
           'in',
-          eb.selectFrom('workspaceMembers as m').select('m.workspaceId').where('m.userId', '=', scope.userId).where('m.role', '=', 'admin'),
+          eb
+            .selectFrom('workspaceMembers as m')
+            .select('m.workspaceId')
+            .where('m.userId', '=', scope.userId)
+            .where('m.role', '=', 'admin')
+            .where(withinKeyScopeSql(sql.ref('m.workspace_id'), scope.keyWorkspaceId)),
         );
         return scope.includeServiceLevel ? eb.or([administered, eb('b.workspaceId', 'is', null)]) : administered;
       });
@@ -142,12 +147,13 @@ export const bugReportsRepo = {
   },
 
   /** Whether the user administers any workspace (a list needs the admin role somewhere). */
-  async administersAny(db: Db, userId: string) {
+  async administersAny(db: Db, member: MemberScope) {
     const row = await db
       .selectFrom('workspaceMembers')
       .select('workspaceId')
-      .where('userId', '=', userId)
+      .where('userId', '=', member.userId)
       .where('role', '=', 'admin')
+      .where(withinKeyScopeSql(sql.ref('workspace_id'), member.keyWorkspaceId))
       .limit(1)
       .executeTakeFirst();
     return !!row;

@@ -5,6 +5,7 @@ import type { BugSeverity, BugSource } from '../../db/tables/bug-reports.js';
 import { forbidden, notFound, validation } from '../../errors.js';
 import type { JourneyStore } from '../../http/journey.js';
 import { newId } from '../../ids.js';
+import { memberScope } from '../workspaces/member-scope.js';
 import { detectSeverity, fingerprintOf, generateTitle, scrubSecrets } from './bug-reports.classify.js';
 import { isServiceAdmin, requireReportAdmin, resolveReportWorkspace } from './bug-reports.policy.js';
 import { presentBugReport, presentBugSummary } from './bug-reports.present.js';
@@ -18,17 +19,18 @@ const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 export async function listBugReports(ctx: Ctx, input: z.infer<typeof BugListBody>) {
   const actor = requireActor(ctx);
-  const includeServiceLevel = await isServiceAdmin(ctx);
+  // A key scoped to one workspace sees that workspace's reports only, never the service-level ones.
+  const includeServiceLevel = !actor.workspaceId && (await isServiceAdmin(ctx));
   const workspaceId = input.workspaceId ?? ctx.workspaceHint;
   if (workspaceId) await requireReportAdmin(ctx, workspaceId);
-  else if (!includeServiceLevel && !(await bugReportsRepo.administersAny(ctx.db, actor.userId)))
+  else if (!includeServiceLevel && !(await bugReportsRepo.administersAny(ctx.db, memberScope(actor))))
     throw forbidden('Listing bug reports needs the admin role in a workspace');
   const from = input.fromDate ? dayBound(input.fromDate, 'start') : undefined;
   const to = input.toDate ? dayBound(input.toDate, 'end') : undefined;
   if (from && to && from > to) throw validation('toDate', 'must not be before fromDate');
   const rows = await bugReportsRepo.list(
     ctx.db,
-    { userId: actor.userId, includeServiceLevel: includeServiceLevel && !workspaceId },
+    { ...memberScope(actor), includeServiceLevel: includeServiceLevel && !workspaceId },
     { source: input.source, severity: input.severity, status: input.status, workspaceId, from, to },
     input.page,
     input.limit,

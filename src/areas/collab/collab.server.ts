@@ -18,8 +18,11 @@ export const COLLAB_PATH = '/api/collab';
 const PAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The close code a connection gets when its access is gone or changed (the provider reconnects and is admitted anew). */
 const ACCESS_CHANGED = { code: 4403, reason: 'access-changed' };
-/** Requests that may change who can open a page: members and roles, spaces and their permissions, groups, API keys, a page's deletion. */
-const ACCESS_WRITES = /^\/api\/(v1\/)?(workspaces\/[^/]+\/members|spaces|groups|api-keys|pages\/[^/?]+(\?|$))/;
+/**
+ * Requests that may change who can open a page: members and roles, spaces and their permissions, groups, API keys, a
+ * page's deletion or move, and a page's restriction (set, changed or removed).
+ */
+const ACCESS_WRITES = /^\/api\/(v1\/)?(workspaces\/[^/]+\/members|spaces|groups|api-keys|pages\/[^/?]+(\/restriction)?(\?|$))/;
 
 /** An AppError as Hocuspocus refuses a connection: the reason the provider's `onAuthenticationFailed` receives is our error code. */
 function refusal(err: unknown): Error & { reason: string } {

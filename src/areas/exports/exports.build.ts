@@ -13,13 +13,16 @@ import { ZipWriter, worthCompressing } from './exports.zip.js';
 export const PAGE_BATCH = 50;
 const PROGRESS_EVERY_MS = 250;
 
-/** The pages an export covers, read without content: a space, a page, or a page and its live descendants. */
+/**
+ * The pages an export covers, read without content: a space, a page, or a page and its live descendants; only those
+ * open to the requester (so neither a closed page nor its attachments reach the zip).
+ */
 async function treeOf(ctx: Ctx, row: ExportRow): Promise<{ pages: TreePage[]; rootIds: string[] }> {
   if (!row.pageId) {
-    const pages = await exportContentRepo.spacePages(ctx.db, row.workspaceId, row.spaceId);
+    const pages = await exportContentRepo.spacePages(ctx.db, row.workspaceId, row.spaceId, row.requestedBy);
     return { pages, rootIds: pages.filter((p) => p.parentId === null).map((p) => p.id) };
   }
-  const pages = await exportContentRepo.subtreePages(ctx.db, row.workspaceId, row.spaceId, row.pageId);
+  const pages = await exportContentRepo.subtreePages(ctx.db, row.workspaceId, row.spaceId, row.pageId, row.requestedBy);
   return { pages: row.includeChildren ? pages : pages.filter((p) => p.id === row.pageId), rootIds: [row.pageId] };
 }
 

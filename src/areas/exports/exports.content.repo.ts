@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { DocJson } from '../../db/tables/pages.js';
+import { pageOpenToSql } from '../pages/page-access.sql.js';
 
 /** A page as the export's tree needs it, without content. */
 export interface TreePage {
@@ -14,29 +15,37 @@ export interface TreePage {
 
 const TREE = ['p.id', 'p.parentId', 'p.title', 'p.position', 'p.createdAt', 'p.updatedAt'] as const;
 
-/** What an export reads: live pages (never the trash), their content in batches, attachments and authors. */
+/**
+ * What an export reads: live pages (never the trash) open to the requester (a restricted subtree closed to them is
+ * left out whole), their content in batches, attachments and authors.
+ */
 export const exportContentRepo = {
-  /** Every live page of a space, by position (ties by id). */
-  spacePages(db: Db, workspaceId: string, spaceId: string): Promise<TreePage[]> {
+  /** Every live page of a space open to `readerId`, by position (ties by id). */
+  spacePages(db: Db, workspaceId: string, spaceId: string, readerId: string): Promise<TreePage[]> {
     return db
       .selectFrom('pages as p')
       .select(TREE)
       .where('p.workspaceId', '=', workspaceId)
       .where('p.spaceId', '=', spaceId)
       .where('p.deletedAt', 'is', null)
+      .where(pageOpenToSql(sql.ref('p.id'), workspaceId, readerId))
       .orderBy('p.position')
       .orderBy('p.id')
       .execute();
   },
 
-  /** A live page and its live descendants (a trashed page hides its subtree), by position. */
-  async subtreePages(db: Db, workspaceId: string, spaceId: string, rootId: string): Promise<TreePage[]> {
+  /**
+   * A live page and its live descendants open to `readerId` (a trashed or closed page hides its subtree), by position.
+   */
+  async subtreePages(db: Db, workspaceId: string, spaceId: string, rootId: string, readerId: string): Promise<TreePage[]> {
+    const open = (ref: string) => pageOpenToSql(sql.ref(ref), workspaceId, readerId);
     const rows = await sql<TreePage>`
       with recursive tree(id, depth) as (
-        select id, 0 from pages where workspace_id = ${workspaceId} and space_id = ${spaceId} and id = ${rootId} and deleted_at is null
+        select r.id, 0 from pages r
+        where r.workspace_id = ${workspaceId} and r.space_id = ${spaceId} and r.id = ${rootId} and r.deleted_at is null and ${open('r.id')}
         union all
         select c.id, tree.depth + 1 from pages c join tree on c.parent_id = tree.id
-        where c.workspace_id = ${workspaceId} and c.space_id = ${spaceId} and c.deleted_at is null and tree.depth < 100000
+        where c.workspace_id = ${workspaceId} and c.space_id = ${spaceId} and c.deleted_at is null and ${open('c.id')} and tree.depth < 100000
       )
       select p.id, p.parent_id as "parentId", p.title, p.position, p.created_at as "createdAt", p.updated_at as "updatedAt"
       from pages p join tree on tree.id = p.id

@@ -13,9 +13,9 @@ import { relativeUrl } from './exports.names.js';
  */
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const APP_PAGE = new RegExp(`^(?:https?://[^/]+)?/w/[^/?#]+/s/[^/?#]+/p/(?:[^/?#]*-)?(${UUID})/?(#.*)?$`, 'i');
-const API_PAGE = /^(?:https?:\/\/[^/]+)?\/api\/(?:v1\/)?pages\/([^/?#]+)\/?(#.*)?$/i;
-const API_ATTACHMENT = /^(?:https?:\/\/[^/]+)?\/api\/(?:v1\/)?attachments\/([^/?#]+)(?:\/download)?\/?(?:\?[^#]*)?$/i;
+export const APP_PAGE = new RegExp(`^(?:https?://[^/]+)?/w/[^/?#]+/s/[^/?#]+/p/(?:[^/?#]*-)?(${UUID})/?(#.*)?$`, 'i');
+export const API_PAGE = /^(?:https?:\/\/[^/]+)?\/api\/(?:v1\/)?pages\/([^/?#]+)\/?(#.*)?$/i;
+export const API_ATTACHMENT = /^(?:https?:\/\/[^/]+)?\/api\/(?:v1\/)?attachments\/([^/?#]+)(?:\/download)?\/?(?:\?[^#]*)?$/i;
 export const PAGE_MENTION_PREFIX = 'page:';
 
 /** Where pages and attachments of the export sit in the zip, by id. */

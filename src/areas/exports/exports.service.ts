@@ -4,6 +4,7 @@ import { type Ctx, requireActor } from '../../context.js';
 import { AppError, gone } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { enqueue } from '../../jobs/queue.js';
+import { recordAudit } from '../audit/audit.record.js';
 import { EXPORT_JOB_KIND, EXPORT_RETENTION_MS } from './exports.jobs.js';
 import { safeStem } from './exports.names.js';
 import { requireExportSource, requireOwnExport, requireStillReader } from './exports.policy.js';
@@ -43,6 +44,13 @@ export async function createExport(ctx: Ctx, input: z.infer<typeof ExportCreateB
       finishedAt: null,
     });
     await enqueue(trx, { kind: EXPORT_JOB_KIND, workspaceId: input.workspaceId, payload: { exportId: id }, maxAttempts: MAX_ATTEMPTS });
+    await recordAudit(trx, ctx, {
+      workspaceId: input.workspaceId,
+      action: 'export.created',
+      targetType: 'export',
+      targetId: id,
+      details: { spaceId: source.spaceId, pageId: source.pageId, format: input.format, includeChildren: input.includeChildren },
+    });
   });
   return getExport(ctx, id);
 }

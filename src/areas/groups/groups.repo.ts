@@ -63,11 +63,13 @@ export const groupsRepo = {
       .execute();
   },
 
+  /** The users who were not in the group yet. */
   addMembers(db: Db, workspaceId: string, groupId: string, userIds: string[]) {
     return db
       .insertInto('groupMembers')
       .values(userIds.map((userId) => ({ groupId, userId, workspaceId })))
       .onConflict((oc) => oc.columns(['groupId', 'userId']).doNothing())
+      .returning('userId')
       .execute();
   },
 

@@ -3,6 +3,7 @@ import { type Ctx, requireActor } from '../../context.js';
 import { isUniqueViolation } from '../../db/index.js';
 import { AppError, alreadyExists, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { auditGroupMembers } from '../audit/audit.hooks.js';
 import { spacesRepo } from '../spaces/spaces.repo.js';
 import { type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { presentGroup, presentGroupMember } from './groups.present.js';
@@ -80,12 +81,20 @@ export async function addGroupMembers(ctx: Ctx, groupId: string, input: z.infer<
       reason: 'not_a_workspace_member',
       ids: strangers,
     });
-  await groupsRepo.addMembers(ctx.db, workspaceId, groupId, input.userIds);
+  await ctx.db.transaction().execute(async (trx) => {
+    const added = (await groupsRepo.addMembers(trx, workspaceId, groupId, input.userIds)).map((r) => r.userId);
+    await auditGroupMembers(trx, ctx, workspaceId, groupId, 'group_member.added', added);
+  });
   return readGroup(ctx, workspaceId, groupId);
 }
 
 export async function removeGroupMember(ctx: Ctx, groupId: string, userId: string, givenWorkspaceId?: string) {
   const workspaceId = await accessGroup(ctx, groupId, 'admin', givenWorkspaceId);
-  if (!(await groupsRepo.removeMember(ctx.db, workspaceId, groupId, userId))) throw notFound('Group member', userId);
+  const removed = await ctx.db.transaction().execute(async (trx) => {
+    const count = await groupsRepo.removeMember(trx, workspaceId, groupId, userId);
+    if (count) await auditGroupMembers(trx, ctx, workspaceId, groupId, 'group_member.removed', [userId]);
+    return count;
+  });
+  if (!removed) throw notFound('Group member', userId);
   return { id: userId, deleted: true as const };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import { newId } from '../../ids.js';
+import { pageOpenToSql } from '../pages/page-access.sql.js';
 import { readableSpaceIds } from '../spaces/spaces.access.js';
 import type { Passage } from './knowledge.chunk.js';
 import { similaritySql, type VectorStorage, vectorValue } from './knowledge.storage.js';
@@ -21,7 +22,7 @@ export interface Candidate {
   score: number;
 }
 
-/** Who searches what: the caller's readable spaces are applied inside the SQL. */
+/** Who searches what: the caller's readable spaces and open pages are applied inside the SQL. */
 export interface Scope {
   workspaceId: string;
   userId: string;
@@ -137,7 +138,7 @@ export const knowledgeRepo = {
       parts.push(sql`select 'page' as type, kp.id, ts_rank(kp.search_vector, q.q, 1) as score
         from knowledge_passages kp join pages p on p.id = kp.page_id, q
         where kp.workspace_id = ${scope.workspaceId} and p.workspace_id = ${scope.workspaceId} and p.deleted_at is null
-          and p.space_id in ${readableSpaceIds(db, scope.workspaceId, scope.userId)} and kp.search_vector @@ q.q`);
+          and p.space_id in ${readableSpaceIds(db, scope.workspaceId, scope.userId)} and ${openPage(scope)} and kp.search_vector @@ q.q`);
     if (scope.memories)
       parts.push(sql`select 'memory' as type, m.id, ts_rank(m.search_vector, q.q, 1) as score
         from memories m, q
@@ -155,7 +156,7 @@ export const knowledgeRepo = {
       parts.push(sql`select 'page' as type, kp.id, ${similaritySql(storage, 'kp.embedding', query)} as score
         from knowledge_passages kp join pages p on p.id = kp.page_id
         where kp.workspace_id = ${scope.workspaceId} and p.workspace_id = ${scope.workspaceId} and p.deleted_at is null
-          and p.space_id in ${readableSpaceIds(db, scope.workspaceId, scope.userId)}
+          and p.space_id in ${readableSpaceIds(db, scope.workspaceId, scope.userId)} and ${openPage(scope)}
           and kp.embedding_model = ${model} and kp.embedding_dims = ${query.length}`);
     if (scope.memories)
       parts.push(sql`select 'memory' as type, m.id, ${similaritySql(storage, 'm.embedding', query)} as score
@@ -179,6 +180,7 @@ export const knowledgeRepo = {
       .where('kp.workspaceId', '=', scope.workspaceId)
       .where('p.deletedAt', 'is', null)
       .where('p.spaceId', 'in', readableSpaceIds(db, scope.workspaceId, scope.userId))
+      .where(openPage(scope))
       .execute();
   },
 
@@ -192,5 +194,8 @@ export const knowledgeRepo = {
       .execute();
   },
 };
+
+/** A passage's page is not closed to the searcher by a page restriction (the space filter is applied beside it). */
+const openPage = (scope: Scope) => pageOpenToSql(sql.ref('p.id'), scope.workspaceId, scope.userId);
 
 const tagFilter = (tags: string[] | undefined) => (tags?.length ? sql`and m.tags && ${tags}::text[]` : sql``);

@@ -6,7 +6,7 @@ import { memoryEmbeddingText } from '../knowledge/knowledge.indexer.js';
 import type { Scope } from '../knowledge/knowledge.repo.js';
 import { embedderOf, retrieve } from '../knowledge/knowledge.service.js';
 import { vectorStorage } from '../knowledge/knowledge.storage.js';
-import { assertWorkspaceRole, memberRole, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
+import { assertWorkspaceRole, memberRole, memberScope, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { presentMemory } from './memory.present.js';
 import { memoryRepo } from './memory.repo.js';
 import type { MemoryIngestBody, MemoryListQuery, MemoryQueryInput } from './memory.schema.js';
@@ -65,7 +65,7 @@ export async function deleteMemory(ctx: Ctx, id: string, workspaceId?: string) {
   const actor = requireActor(ctx);
   const ref = await memoryRepo.findRef(ctx.db, id);
   if (!ref || (workspaceId !== undefined && ref.workspaceId !== workspaceId)) throw notFound('Memory', id);
-  const { role } = await memberRole(ctx.db, ref.workspaceId, actor.userId);
+  const { role } = await memberRole(ctx.db, ref.workspaceId, memberScope(actor));
   if (!role) throw notFound('Memory', id);
   assertWorkspaceRole(role, 'editor', ref.workspaceId);
   await memoryRepo.delete(ctx.db, ref.workspaceId, id);

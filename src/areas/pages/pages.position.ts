@@ -38,11 +38,11 @@ function between(a: string | null, b: string | null): string {
 
 /**
  * The position key for a page placed under `parentId`: an explicit `position`, right after `afterId` or right
- * before `beforeId` (a sibling under the same parent), else at the end. At most one of the three.
+ * before `beforeId` (a sibling under the same parent, open to `at.userId` when given), else at the end. At most one of the three.
  */
 export async function placePosition(
   db: Db,
-  at: { workspaceId: string; spaceId: string; parentId: string | null; excludeId?: string },
+  at: { workspaceId: string; spaceId: string; parentId: string | null; excludeId?: string; userId?: string },
   input: Placement,
 ): Promise<string> {
   const given = [input.position, input.afterId, input.beforeId].filter((v) => v !== undefined).length;
@@ -58,7 +58,7 @@ export async function placePosition(
   const siblingId = input.afterId ?? input.beforeId;
   if (siblingId !== undefined) {
     const field = input.afterId !== undefined ? 'afterId' : 'beforeId';
-    const sibling = await pagesRepo.findSibling(db, at.workspaceId, at.spaceId, siblingId);
+    const sibling = await pagesRepo.findSibling(db, at.workspaceId, at.spaceId, siblingId, at.userId);
     if (!sibling || sibling.parentId !== at.parentId || sibling.id === at.excludeId)
       throw validation(field, 'not_a_sibling', `${field} must name another live page under the same parent`);
     if (input.afterId !== undefined) return between(sibling.position, await pagesRepo.siblingPosition(db, at, { after: sibling.position }));

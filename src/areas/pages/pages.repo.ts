@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { DocJson, PageTable } from '../../db/tables/pages.js';
 import { readableSpaceIds } from '../spaces/spaces.access.js';
+import { pageOpenToSql } from './page-access.sql.js';
 
 /** Columns of a page in lists and results that carry no content. */
 export const PAGE_COLUMNS = [
@@ -26,16 +27,20 @@ export const PAGE_COLUMNS = [
 const TREE_COLUMNS = ['p.id', 'p.parentId', 'p.title', 'p.icon', 'p.position', 'p.updatedAt'] as const;
 
 /**
- * Live children of the page `p` (a tree shows an expander for a page that has some). A child lives in its parent's
- * workspace and space, so the count is a range of `pages_children` (workspace, space, parent, … where live) read
- * from the index alone, with no heap visit per child.
+ * Live children of the page `p` open to the user (a tree shows an expander for a page that has some). A child lives
+ * in its parent's workspace and space, so the count is a range of `pages_children` (workspace, space, parent, …
+ * where live), each child adding one probe of `page_restricted_by`.
  */
-const childCount = sql<number>`(select count(*)::int from pages c
-  where c.workspace_id = p.workspace_id and c.space_id = p.space_id and c.parent_id = p.id and c.deleted_at is null)`.as('childCount');
+const childCount = (userId: string) =>
+  sql<number>`(select count(*)::int from pages c
+    where c.workspace_id = p.workspace_id and c.space_id = p.space_id and c.parent_id = p.id and c.deleted_at is null
+      and ${pageOpenToSql(sql.ref('c.id'), sql.ref('p.workspace_id'), userId)})`.as('childCount');
 
-/** Whether the page `p` has a live child: one probe of `pages_children`, however many children (the tree view's expander). */
-const hasChildren = sql<boolean>`exists (select 1 from pages c
-  where c.workspace_id = p.workspace_id and c.space_id = p.space_id and c.parent_id = p.id and c.deleted_at is null)`.as('hasChildren');
+/** Whether the page `p` has a live child open to the user (the tree view's expander). */
+const hasChildren = (userId: string) =>
+  sql<boolean>`exists (select 1 from pages c
+    where c.workspace_id = p.workspace_id and c.space_id = p.space_id and c.parent_id = p.id and c.deleted_at is null
+      and ${pageOpenToSql(sql.ref('c.id'), sql.ref('p.workspace_id'), userId)})`.as('hasChildren');
 
 /** Which pages of a space to list: every page, the root pages (`null`), or the children of a page. */
 export type ParentFilter = { kind: 'all' } | { kind: 'children'; parentId: string | null };
@@ -54,9 +59,14 @@ export type PagePatch = Partial<Pick<NewPage, 'parentId' | 'title' | 'slug' | 'i
   ydoc?: Uint8Array;
 };
 
-/** Live pages of a space (alias `p`) that a list filter selects. */
-function livePages(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter) {
-  const q = db.selectFrom('pages as p').where('p.workspaceId', '=', workspaceId).where('p.spaceId', '=', spaceId).where('p.deletedAt', 'is', null);
+/** Live pages of a space (alias `p`) open to the user that a list filter selects. */
+function livePages(db: Db, workspaceId: string, spaceId: string, userId: string, filter: ParentFilter) {
+  const q = db
+    .selectFrom('pages as p')
+    .where('p.workspaceId', '=', workspaceId)
+    .where('p.spaceId', '=', spaceId)
+    .where('p.deletedAt', 'is', null)
+    .where(pageOpenToSql(sql.ref('p.id'), workspaceId, userId));
   if (filter.kind === 'all') return q;
   return filter.parentId === null ? q.where('p.parentId', 'is', null) : q.where('p.parentId', '=', filter.parentId);
 }
@@ -77,20 +87,21 @@ export const pagesRepo = {
       .executeTakeFirst();
   },
 
-  find(db: Db, workspaceId: string, id: string) {
+  /** The page, with the children open to `userId` counted. */
+  find(db: Db, workspaceId: string, id: string, userId: string) {
     return db
       .selectFrom('pages as p')
-      .select([...PAGE_COLUMNS, childCount])
+      .select([...PAGE_COLUMNS, childCount(userId)])
       .where('p.workspaceId', '=', workspaceId)
       .where('p.id', '=', id)
       .executeTakeFirst();
   },
 
   /** The page with its content by id alone: the read path checks access on this row (its workspace comes from it). */
-  findWithContentById(db: Db, id: string) {
+  findWithContentById(db: Db, id: string, userId: string) {
     return db
       .selectFrom('pages as p')
-      .select([...PAGE_COLUMNS, 'p.content', childCount])
+      .select([...PAGE_COLUMNS, 'p.content', childCount(userId)])
       .where('p.id', '=', id)
       .executeTakeFirst();
   },
@@ -118,10 +129,10 @@ export const pagesRepo = {
     else await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
   },
 
-  /** Live pages of a space, by position (ties by id), without content. */
-  list(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter, limit: number, offset: number) {
-    return livePages(db, workspaceId, spaceId, filter)
-      .select([...PAGE_COLUMNS, childCount])
+  /** Live pages of a space open to the user, by position (ties by id), without content. */
+  list(db: Db, workspaceId: string, spaceId: string, userId: string, filter: ParentFilter, limit: number, offset: number) {
+    return livePages(db, workspaceId, spaceId, userId, filter)
+      .select([...PAGE_COLUMNS, childCount(userId)])
       .orderBy('p.position')
       .orderBy('p.id')
       .limit(limit)
@@ -130,9 +141,9 @@ export const pagesRepo = {
   },
 
   /** The same list with only what a page tree shows. */
-  listTree(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter, limit: number, offset: number) {
-    return livePages(db, workspaceId, spaceId, filter)
-      .select([...TREE_COLUMNS, hasChildren])
+  listTree(db: Db, workspaceId: string, spaceId: string, userId: string, filter: ParentFilter, limit: number, offset: number) {
+    return livePages(db, workspaceId, spaceId, userId, filter)
+      .select([...TREE_COLUMNS, hasChildren(userId)])
       .orderBy('p.position')
       .orderBy('p.id')
       .limit(limit)
@@ -149,27 +160,29 @@ export const pagesRepo = {
       .where('p.workspaceId', '=', workspaceId)
       .where('p.deletedAt', 'is', null)
       .where('p.spaceId', 'in', readableSpaceIds(db, workspaceId, userId))
+      .where(pageOpenToSql(sql.ref('p.id'), workspaceId, userId))
       .orderBy('p.updatedAt', 'desc')
       .orderBy('p.id', 'desc')
       .limit(limit)
       .execute();
   },
 
-  async count(db: Db, workspaceId: string, spaceId: string, filter: ParentFilter): Promise<number> {
-    const q = livePages(db, workspaceId, spaceId, filter).select(sql<number>`count(*)::int`.as('n'));
+  async count(db: Db, workspaceId: string, spaceId: string, userId: string, filter: ParentFilter): Promise<number> {
+    const q = livePages(db, workspaceId, spaceId, userId, filter).select(sql<number>`count(*)::int`.as('n'));
     return (await q.executeTakeFirstOrThrow()).n;
   },
 
-  /** A live sibling (same space and parent) by id, with its position. */
-  findSibling(db: Db, workspaceId: string, spaceId: string, id: string) {
-    return db
-      .selectFrom('pages')
-      .select(['id', 'parentId', 'position'])
-      .where('workspaceId', '=', workspaceId)
-      .where('spaceId', '=', spaceId)
-      .where('id', '=', id)
-      .where('deletedAt', 'is', null)
-      .executeTakeFirst();
+  /** A live sibling (same space and parent) by id, with its position; with `userId`, only one open to that user. */
+  findSibling(db: Db, workspaceId: string, spaceId: string, id: string, userId?: string) {
+    let q = db
+      .selectFrom('pages as p')
+      .select(['p.id', 'p.parentId', 'p.position'])
+      .where('p.workspaceId', '=', workspaceId)
+      .where('p.spaceId', '=', spaceId)
+      .where('p.id', '=', id)
+      .where('p.deletedAt', 'is', null);
+    if (userId) q = q.where(pageOpenToSql(sql.ref('p.id'), workspaceId, userId));
+    return q.executeTakeFirst();
   },
 
   /**

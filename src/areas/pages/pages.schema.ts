@@ -113,9 +113,7 @@ export const HistoryEntry = z.object({
   summary: z.string(),
   createdAt: z.string(),
   createdBy: z.string().nullable(),
-  contributors: z
-    .array(z.string())
-    .describe('Everyone whose edits this version holds (user ids): several for a version made by co-editing, else its author'),
+  contributors: z.array(z.string()).describe('Everyone whose edits this version holds (user ids): several for a version made by co-editing, else its author'),
 });
 export const HistoryEntryWithContent = HistoryEntry.extend({ content: Content, markdown: z.string().optional() });
 export const HistoryListResult = z.object({ data: z.array(HistoryEntry), meta: ListMeta });

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { type Ctx, requireActor } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import { schema } from '../../editor/index.js';
-import { AppError, gone, notFound, validation } from '../../errors.js';
+import { AppError, forbidden, gone, notFound, validation } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { documentToMarkdownOffThread } from '../../workers/offload.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
@@ -17,12 +17,14 @@ import { placementGiven, placePosition } from './pages.position.js';
 import { presentPage, presentPageWithContent, presentTreePage } from './pages.present.js';
 import { type PagePatch, type ParentFilter, pagesRepo } from './pages.repo.js';
 import type { PageCreateBody, PageListQuery, PageUpdateBody } from './pages.schema.js';
+import { restrictionCapOf } from './restrictions/restrictions.cap.js';
 
 export const pageSlug = (title: string) => slugify(title, 'untitled');
 
 /**
- * The parent a page is to live under: a live page of the same workspace and space. 404 when it names nothing the
- * caller can see; 422 when it is in another space or in the trash.
+ * The parent a page is to live under: a live page of the same workspace and space that the caller may edit. 404 when
+ * it names nothing the caller can see (a restricted page closed to them included); 403 when a restriction lets them
+ * only read it; 422 when it is in another space or in the trash.
  */
 export async function checkParent(ctx: Ctx, db: Db, workspaceId: string, spaceId: string, parentId: string) {
   const parent = await pagesRepo.findRef(db, parentId);
@@ -36,6 +38,10 @@ export async function checkParent(ctx: Ctx, db: Db, workspaceId: string, spaceId
     }
     throw validation('parentId', 'other_space', 'The parent page must be in the same space');
   }
+  const cap = await restrictionCapOf(db, parentId, requireActor(ctx).userId);
+  if (cap === 'closed') throw missing();
+  if (cap === 'viewer')
+    throw forbidden('The parent page is restricted and you may only read it; editor access to it is needed', { pageId: parentId, field: 'parentId' });
   if (parent.deletedAt) throw validation('parentId', 'deleted', 'The parent page is in the trash');
 }
 
@@ -52,7 +58,7 @@ export async function createPage(ctx: Ctx, input: z.infer<typeof PageCreateBody>
       await pagesRepo.lockSpaceTree(trx, spaceId, 'shared');
       await checkParent(ctx, trx, workspaceId, spaceId, parentId);
     }
-    const position = await placePosition(trx, { workspaceId, spaceId, parentId }, input);
+    const position = await placePosition(trx, { workspaceId, spaceId, parentId, userId: actor.userId }, input);
     await pagesRepo.insert(trx, {
       id,
       workspaceId,
@@ -81,11 +87,11 @@ export async function createPage(ctx: Ctx, input: z.infer<typeof PageCreateBody>
       createdAt: now,
     });
   });
-  return presentPage(await pageOrThrow(ctx.db, workspaceId, id));
+  return presentPage(await pageOrThrow(ctx, workspaceId, id));
 }
 
-async function pageOrThrow(db: Db, workspaceId: string, id: string) {
-  const row = await pagesRepo.find(db, workspaceId, id);
+async function pageOrThrow(ctx: Ctx, workspaceId: string, id: string) {
+  const row = await pagesRepo.find(ctx.db, workspaceId, id, requireActor(ctx).userId);
   if (!row) throw notFound('Page', id);
   return row;
 }
@@ -110,7 +116,7 @@ export function ifMatchHolds(header: string, version: number): boolean {
 
 /** The page read with its entity tag (for the `ETag` header) and the caller's role in its space. */
 export async function readPage(ctx: Ctx, pageId: string, opts: { workspaceId?: string; format?: 'json' | 'markdown' }) {
-  const { page: row, role } = await checkPageAccess(ctx, pageId, await pagesRepo.findWithContentById(ctx.db, pageId), 'viewer', {
+  const { page: row, role } = await checkPageAccess(ctx, pageId, await pagesRepo.findWithContentById(ctx.db, pageId, requireActor(ctx).userId), 'viewer', {
     workspaceId: opts.workspaceId,
   });
   const markdown = opts.format === 'markdown' ? await documentToMarkdownOffThread(ctx.env.config, row.content) : undefined;
@@ -132,6 +138,8 @@ async function listFilter(ctx: Ctx, query: PageListInput): Promise<ParentFilter>
   const parent = await pagesRepo.findRef(ctx.db, query.parentId);
   if (!parent || parent.workspaceId !== workspaceId || parent.spaceId !== spaceId)
     throw new AppError('NOT_FOUND', 'Parent page not found in this space', { resource: 'Page', id: query.parentId, field: 'parentId' });
+  if ((await restrictionCapOf(ctx.db, parent.id, requireActor(ctx).userId)) === 'closed')
+    throw new AppError('NOT_FOUND', 'Parent page not found in this space', { resource: 'Page', id: query.parentId, field: 'parentId' });
   if (parent.deletedAt) throw gone('Page', query.parentId);
   return { kind: 'children', parentId: query.parentId };
 }
@@ -140,14 +148,15 @@ async function listFilter(ctx: Ctx, query: PageListInput): Promise<ParentFilter>
 async function listedPages<R, P>(
   ctx: Ctx,
   query: PageListInput,
-  read: (db: Db, workspaceId: string, spaceId: string, filter: ParentFilter, limit: number, offset: number) => Promise<R[]>,
+  read: (db: Db, workspaceId: string, spaceId: string, userId: string, filter: ParentFilter, limit: number, offset: number) => Promise<R[]>,
   present: (row: R) => P,
 ) {
   const { workspaceId, spaceId, limit, page } = query;
+  const { userId } = requireActor(ctx);
   const filter = await listFilter(ctx, query);
   const [rows, total] = await Promise.all([
-    read(ctx.db, workspaceId, spaceId, filter, limit, (page - 1) * limit),
-    pagesRepo.count(ctx.db, workspaceId, spaceId, filter),
+    read(ctx.db, workspaceId, spaceId, userId, filter, limit, (page - 1) * limit),
+    pagesRepo.count(ctx.db, workspaceId, spaceId, userId, filter),
   ]);
   return { data: rows.map(present), meta: { page, limit, total } };
 }
@@ -215,7 +224,7 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
       parentId = patch.parentId = input.parentId;
     }
     if (placementGiven(input) || patch.parentId !== undefined) {
-      const position = await placePosition(trx, { workspaceId, spaceId, parentId, excludeId: pageId }, input);
+      const position = await placePosition(trx, { workspaceId, spaceId, parentId, excludeId: pageId, userId: actor.userId }, input);
       if (position !== current.position) patch.position = position;
     }
     if (input.icon !== undefined && input.icon !== current.icon) patch.icon = input.icon;
@@ -249,6 +258,6 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
     if (Object.keys(patch).length > 0) await pagesRepo.update(trx, workspaceId, pageId, patch, actor.userId, now);
   });
   await announceLiveChange(ctx, pageId, live);
-  const row = await pageOrThrow(ctx.db, workspaceId, pageId);
+  const row = await pageOrThrow(ctx, workspaceId, pageId);
   return { page: presentPage(row), etag: pageEtag(row.version) };
 }

@@ -15,6 +15,7 @@ import {
   WorkspaceQuery,
 } from './pages.schema.js';
 import { createPage, getPage, listPages, updatePage } from './pages.service.js';
+import { restrictionTools } from './restrictions/restrictions.tools.js';
 import { deletePage, listTrash, recoverPage } from './trash/trash.service.js';
 
 const category = 'page';
@@ -159,4 +160,5 @@ export const pageTools = [
     annotations: UPDATE,
     handler: (ctx, a) => recoverPage(ctx, a.pageId, a.workspaceId),
   }),
+  ...restrictionTools,
 ];

@@ -2,7 +2,7 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import { type Ctx, requireActor } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import { readableSpaceIds } from '../spaces/spaces.access.js';
-import { type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
+import { memberScope, type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 
 /**
  * Who may see a research job, and what a report may quote.
@@ -16,7 +16,17 @@ import { type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy
  * through a group). Admins read everything, so a space P may be quoted into target T when P is public, or T is
  * private and every non-admin member granted T is granted P too (T itself always qualifies). Into a public target,
  * only public spaces. Checked when the report is gathered: later changes to the grants do not rewrite reports.
+ *
+ * Page restrictions narrow this further: a page under a restriction (its own or an ancestor's) is never quoted. A
+ * report page is read by every reader of its space, and a restricted page is by design closed to some of them (even a
+ * report in the creator's own research space is read by workspace admins, who read every space but not every
+ * restricted page). An unrestricted page is open to everyone who reads its space, so the space rule covers it.
  */
+
+/** SQL: page `pageRef` (a column reference) lies under no page restriction, so a report may quote it. */
+export function unrestrictedPageSql(pageRef: Expression<string>, workspaceId: string): Expression<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from page_restricted_by qrb where qrb.workspace_id = ${workspaceId} and qrb.page_id = ${pageRef})`;
+}
 
 /** The caller as a reader of research jobs: what the list and the single reads filter on. */
 export interface JobReader {
@@ -29,7 +39,7 @@ export interface JobReader {
 export async function jobReader(ctx: Ctx, workspaceId: string, min: Role): Promise<JobReader> {
   const actor = requireActor(ctx);
   const role = await requireWorkspaceRole(ctx, workspaceId, min);
-  return { userId: actor.userId, isAdmin: role === 'admin', readableSpaces: readableSpaceIds(ctx.db, workspaceId, actor.userId) };
+  return { userId: actor.userId, isAdmin: role === 'admin', readableSpaces: readableSpaceIds(ctx.db, workspaceId, memberScope(actor)) };
 }
 
 /** SQL: the user (a column or a value) holds a grant in the space (a column or a value), directly or through a group. */

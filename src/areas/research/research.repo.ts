@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { DB } from '../../db/types.js';
 import type { ResearchJobTable, ResearchReportData, ResearchRepositoryConfig, ResearchSource, ResearchStatus } from '../../db/tables/research.js';
@@ -9,6 +9,9 @@ const ACTIVE: ResearchStatus[] = ['pending', 'running'];
 
 /** A subquery of space ids (built by a policy and passed down: the repository holds no access rules of its own). */
 export type SpaceIds = SelectQueryBuilder<any, any, { id: string }>;
+
+/** A page filter as SQL over a page id column (built by a policy, like SpaceIds). */
+export type PageFilter = (pageRef: Expression<string>) => Expression<SqlBool>;
 
 /** Whose jobs a reader sees: all (admin), or those whose target space they can read, or their own without one. */
 export interface JobVisibility {
@@ -242,8 +245,11 @@ export const researchRepo = {
     return row?.name ?? '';
   },
 
-  /** Text of live pages in `spaces` (not research reports), by id: the docs source reads passages from these. */
-  pageTexts(db: Db, workspaceId: string, spaces: SpaceIds, ids: string[]) {
+  /**
+   * Text of live pages in `spaces` that pass `quotable` (not research reports), by id: the docs source reads passages
+   * from these.
+   */
+  pageTexts(db: Db, workspaceId: string, spaces: SpaceIds, quotable: PageFilter, ids: string[]) {
     if (!ids.length) return Promise.resolve([]);
     return db
       .selectFrom('pages as p')
@@ -252,6 +258,7 @@ export const researchRepo = {
       .where('p.id', '=', sql<string>`any(${ids})`)
       .where('p.deletedAt', 'is', null)
       .where('p.spaceId', 'in', spaces)
+      .where(quotable(sql.ref('p.id')))
       .where(({ not, exists, selectFrom }) =>
         not(exists(selectFrom('researchJobs as r').select('r.id').where('r.workspaceId', '=', workspaceId).whereRef('r.pageId', '=', 'p.id'))),
       )

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import { pageOpenToSql } from '../pages/page-access.sql.js';
 import { readableSpaceIds } from '../spaces/spaces.access.js';
 import { tsLexeme } from './search.parse.js';
 
@@ -133,10 +134,32 @@ type Readable = RawBuilder<unknown> | ReturnType<typeof readableSpaceIds>;
 const withReadable = (db: Db, s: SearchScope) => sql`rs as (${readableSpaceIds(db, s.workspaceId, s.userId)})`;
 const inRs = sql`select id from rs`;
 
-/** Readable, live pages of the scope (alias `p`): access filtering inside the SQL. */
+/** Readable, live pages of the scope (alias `p`) that no restriction closes to the caller: access filtering inside the SQL. */
 function pageFilter(s: SearchScope, readable: Readable): RawBuilder<unknown> {
   return sql`p.workspace_id = ${s.workspaceId} and p.deleted_at is null
-    and p.space_id in (${readable})${s.spaceId ? sql` and p.space_id = ${s.spaceId}` : sql``}`;
+    and p.space_id in (${readable})${s.spaceId ? sql` and p.space_id = ${s.spaceId}` : sql``}
+    and ${pageOpenToSql(sql.ref('p.id'), s.workspaceId, s.userId)}`;
+}
+
+/**
+ * How many live pages in readable spaces but closed to the caller by a restriction use each word starting with
+ * `prefix` (`word`, `n`): what keyword suggestions take away from the vocabulary's counts, so a word only closed pages
+ * use is never offered. Driven from the workspace's restrictions the caller holds no grant on (usually none).
+ */
+function closedPageWords(db: Db, s: SearchScope, prefix: string): RawBuilder<unknown> {
+  return sql`select u.lexeme as word, count(*) as n from (
+      select distinct prb.page_id from page_restrictions r
+      join page_restricted_by prb on prb.restriction_page_id = r.page_id
+      where r.workspace_id = ${s.workspaceId}
+        and not exists (select 1 from page_restriction_grants prg where prg.page_id = r.page_id
+          and (prg.user_id = ${s.userId}
+            or prg.group_id in (select gm.group_id from group_members gm where gm.user_id = ${s.userId} and gm.workspace_id = ${s.workspaceId})))
+    ) c
+    join pages p on p.id = c.page_id and p.workspace_id = ${s.workspaceId} and p.deleted_at is null
+      and p.space_id in (${readableSpaceIds(db, s.workspaceId, s.userId)})
+    cross join lateral unnest(to_tsvector('simple', p.title || ' ' || p.text_content)) u
+    where u.lexeme >= ${prefix}::text collate "C" and u.lexeme <= (${prefix} || chr(1114111)) collate "C"
+    group by u.lexeme`;
 }
 
 /** Readable tasks of the scope (alias `t`): tasks without a space belong to the whole workspace. */
@@ -348,14 +371,16 @@ ${sql.join(
   /**
    * Words of the vocabulary the caller can read that complete `prefix` (from `search_words` and its pending deltas,
    * kept by the triggers of migrations 0012 and 0016; stop words and words under 3 characters are not in it): the most used first (documents using
-   * them, summed over the readable spaces), then the most recently written.
+   * them, summed over the readable spaces), then the most recently written. Words used only by pages a restriction
+   * closes to the caller are left out (their uses are counted out, see `closedPageWords`).
    */
   async suggestKeywords(db: Db, s: SearchScope, prefix: string, limit: number): Promise<string[]> {
     const { rows } = await sql<{ word: string }>`
+      with closed as materialized (${closedPageWords(db, s, prefix)})
       select x.word from search_words_all x
       where x.workspace_id = ${s.workspaceId} and x.word >= ${prefix}::text collate "C" and x.word <= (${prefix} || chr(1114111)) collate "C"
         and ${statSpaces(s, readableSpaceIds(db, s.workspaceId, s.userId))}
-      group by x.word having sum(x.ndoc) > 0
+      group by x.word having sum(x.ndoc) - coalesce((select c.n from closed c where c.word = x.word), 0) > 0
       order by sum(x.ndoc) desc, max(x.last_seen) desc, x.word
       limit ${limit}`.execute(db);
     return rows.map((r) => r.word);

@@ -1,6 +1,6 @@
 import { ctxOf } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER } from '../../http/routes.js';
-import { SearchQuery, SearchResults, SuggestQuery, Suggestions } from './search.schema.js';
+import { SearchQuery, SearchResults, Suggestions, SuggestQuery } from './search.schema.js';
 import { search, suggest } from './search.service.js';
 
 export const searchRoutes: AreaRoutes = (app, deps) => {

@@ -4,8 +4,8 @@ import { requireSpaceRole } from '../spaces/spaces.policy.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { parseQuery } from './search.parse.js';
 import { buildPlan } from './search.plan.js';
-import { type DocType, type RankedRow, type SearchScope, searchRepo } from './search.repo.js';
 import { presentResult, type SearchResult } from './search.present.js';
+import { type DocType, type RankedRow, type SearchScope, searchRepo } from './search.repo.js';
 
 export interface SearchInput {
   query: string;

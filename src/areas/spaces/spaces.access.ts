@@ -1,5 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import { asMemberScope, type MemberScope, withinKeyScopeSql } from '../workspaces/member-scope.js';
 
 /*
  * Who may read which space, as SQL fragments. Policies use them to check one space; repositories use them to filter
@@ -24,9 +25,11 @@ export function spaceRankSql(spaceRef: Expression<string>, workspaceId: string, 
 
 /**
  * The ids of the workspace's spaces the user may read, as a subquery for use inside SQL:
- * `.where('pages.spaceId', 'in', readableSpaceIds(db, ws, user))`. Empty for a non-member.
+ * `.where('pages.spaceId', 'in', readableSpaceIds(db, ws, user))`. Empty for a non-member, and for an actor whose API key
+ * is scoped to another workspace (pass `memberScope(actor)` rather than a bare user id where the actor is at hand).
  */
-export function readableSpaceIds(db: Db, workspaceId: string, userId: string) {
+export function readableSpaceIds(db: Db, workspaceId: string, member: string | MemberScope) {
+  const { userId, keyWorkspaceId } = asMemberScope(member);
   return db
     .selectFrom('spaces as rs')
     .select('rs.id')
@@ -38,6 +41,7 @@ export function readableSpaceIds(db: Db, workspaceId: string, userId: string) {
           .select(sql`1`.as('one'))
           .where('rwm.workspaceId', '=', workspaceId)
           .where('rwm.userId', '=', userId)
+          .where(withinKeyScopeSql(sql.ref('rwm.workspace_id'), keyWorkspaceId))
           .where(sql<SqlBool>`(rs.visibility = 'public' or rwm.role = 'admin' or ${spaceRankSql(sql.ref('rs.id'), workspaceId, userId)} is not null)`),
       ),
     );

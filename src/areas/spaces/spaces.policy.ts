@@ -3,6 +3,7 @@ import { type Ctx, requireActor } from '../../context.js';
 import { compiledOnce } from '../../db/compiled.js';
 import type { Db } from '../../db/index.js';
 import { forbidden, notFound } from '../../errors.js';
+import { withinKeyScopeSql } from '../workspaces/member-scope.js';
 import { type Role, roleAtLeast } from '../workspaces/workspaces.policy.js';
 import { spaceRankSql } from './spaces.access.js';
 
@@ -31,10 +32,15 @@ export function effectiveSpaceRole(workspaceRole: Role | null, spaceRank: number
 }
 
 /** The caller's workspace role, the space and their rank in it, in one query; on every space-scoped request's path. */
-const findSpaceAccess = compiledOnce((db: Db, workspaceId: string, spaceId: string, userId: string) =>
+const findSpaceAccess = compiledOnce((db: Db, workspaceId: string, spaceId: string, userId: string, keyWorkspaceId: string | null) =>
   db
     .selectFrom('workspaces as w')
-    .leftJoin('workspaceMembers as wm', (j) => j.onRef('wm.workspaceId', '=', 'w.id').on('wm.userId', '=', userId))
+    .leftJoin('workspaceMembers as wm', (j) =>
+      j
+        .onRef('wm.workspaceId', '=', 'w.id')
+        .on('wm.userId', '=', userId)
+        .on(withinKeyScopeSql(sql.ref('wm.workspace_id'), keyWorkspaceId)),
+    )
     .leftJoin('spaces as s', (j) => j.onRef('s.workspaceId', '=', 'w.id').on('s.id', '=', spaceId))
     .select(['wm.role as workspaceRole', 's.id as spaceId', 's.visibility', 's.name', spaceRankSql(sql.ref('s.id'), workspaceId, userId).as('spaceRank')])
     .where('w.id', '=', workspaceId),
@@ -47,7 +53,7 @@ const findSpaceAccess = compiledOnce((db: Db, workspaceId: string, spaceId: stri
  */
 export async function requireSpaceRole(ctx: Ctx, workspaceId: string, spaceId: string, min: Role): Promise<{ role: Role; space: SpaceRef }> {
   const actor = requireActor(ctx);
-  const [row] = await findSpaceAccess(ctx.db, workspaceId, spaceId, actor.userId);
+  const [row] = await findSpaceAccess(ctx.db, workspaceId, spaceId, actor.userId, actor.workspaceId ?? null);
   if (!row) throw notFound('Workspace', workspaceId);
   const workspaceRole = row.workspaceRole as Role | null;
   if (!workspaceRole) throw forbidden('You are not a member of this workspace', { workspaceId });

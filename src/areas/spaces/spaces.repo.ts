@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Role } from '../../db/tables/spaces.js';
+import { pageOpenToSql } from '../pages/page-access.sql.js';
 import { readableSpaceIds } from './spaces.access.js';
 
 const SPACE_COLUMNS = [
@@ -16,10 +17,10 @@ const SPACE_COLUMNS = [
   's.updatedAt',
 ] as const;
 
-/** Live pages of the space (the trash excluded). */
-const pageCount = sql<number>`(select count(*)::int from pages p where p.space_id = s.id and p.workspace_id = s.workspace_id and p.deleted_at is null)`.as(
-  'pageCount',
-);
+/** Live pages of the space the user may open (the trash and pages restricted away from them excluded). */
+const pageCountFor = (userId: string) =>
+  sql<number>`(select count(*)::int from pages p where p.space_id = s.id and p.workspace_id = s.workspace_id and p.deleted_at is null
+    and ${pageOpenToSql(sql.ref('p.id'), sql.ref('s.workspace_id'), userId)})`.as('pageCount');
 
 /** Distinct workspace members holding a role in the space, directly or through a group. */
 const memberCount = sql<number>`(select count(distinct x.user_id)::int from (
@@ -42,7 +43,7 @@ export const spacesRepo = {
   listReadable(db: Db, workspaceId: string, userId: string) {
     return db
       .selectFrom('spaces as s')
-      .select([...SPACE_COLUMNS, pageCount])
+      .select([...SPACE_COLUMNS, pageCountFor(userId)])
       .where('s.workspaceId', '=', workspaceId)
       .where('s.id', 'in', readableSpaceIds(db, workspaceId, userId))
       .orderBy('s.name')
@@ -50,10 +51,10 @@ export const spacesRepo = {
       .execute();
   },
 
-  findWithCounts(db: Db, workspaceId: string, spaceId: string) {
+  findWithCounts(db: Db, workspaceId: string, spaceId: string, userId: string) {
     return db
       .selectFrom('spaces as s')
-      .select([...SPACE_COLUMNS, pageCount, memberCount])
+      .select([...SPACE_COLUMNS, pageCountFor(userId), memberCount])
       .where('s.workspaceId', '=', workspaceId)
       .where('s.id', '=', spaceId)
       .executeTakeFirst();

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/index.js';
 import { AppError, alreadyExists, missingRequired, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { attachmentsRepo } from '../attachments/attachments.repo.js';
+import { auditSpaceGrantRemoved, auditSpaceGrants } from '../audit/audit.hooks.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { requireSpaceRole } from './spaces.policy.js';
 import { presentPermission, presentSpace, presentSpaceMembers } from './spaces.present.js';
@@ -39,7 +40,7 @@ export async function listSpaces(ctx: Ctx, workspaceId: string) {
 
 export async function getSpace(ctx: Ctx, workspaceId: string, spaceId: string) {
   await requireSpaceRole(ctx, workspaceId, spaceId, 'viewer');
-  const row = await spacesRepo.findWithCounts(ctx.db, workspaceId, spaceId);
+  const row = await spacesRepo.findWithCounts(ctx.db, workspaceId, spaceId, requireActor(ctx).userId);
   if (!row) throw notFound('Space', spaceId);
   return presentSpace(row);
 }
@@ -139,10 +140,15 @@ export async function addSpaceMembers(ctx: Ctx, spaceId: string, input: z.infer<
   const userIds = input.userIds ?? [];
   const groupIds = input.groupIds ?? [];
   if (!userIds.length && !groupIds.length) throw missingRequired('userIds', 'Name at least one user in userIds or one group in groupIds');
-  await requireSpaceRole(ctx, workspaceId, spaceId, 'admin');
+  const { space } = await requireSpaceRole(ctx, workspaceId, spaceId, 'admin');
   await checkTargets(ctx, workspaceId, userIds, groupIds);
   const grant = (userId: string | null, groupId: string | null) => ({ id: newId(), spaceId, workspaceId, userId, groupId, role, addedBy: actor.userId });
-  await ctx.db.transaction().execute((trx) => spacesRepo.upsertGrants(trx, [...userIds.map((u) => grant(u, null)), ...groupIds.map((g) => grant(null, g))]));
+  const grants = [...userIds.map((u) => grant(u, null)), ...groupIds.map((g) => grant(null, g))];
+  await ctx.db.transaction().execute(async (trx) => {
+    const before = await spacesRepo.listPermissions(trx, workspaceId, spaceId);
+    await spacesRepo.upsertGrants(trx, grants);
+    await auditSpaceGrants(trx, ctx, space, before, grants);
+  });
   return presentSpaceMembers(await spacesRepo.listMemberGrants(ctx.db, workspaceId, spaceId));
 }
 
@@ -150,15 +156,18 @@ export async function addSpaceMembers(ctx: Ctx, spaceId: string, input: z.infer<
 export async function setSpacePermission(ctx: Ctx, spaceId: string, input: z.infer<typeof SpacePermissionBody>) {
   const actor = requireActor(ctx);
   const { workspaceId, targetId, role, isGroup } = input;
-  await requireSpaceRole(ctx, workspaceId, spaceId, 'admin');
+  const { space } = await requireSpaceRole(ctx, workspaceId, spaceId, 'admin');
   if (isGroup) {
     if (!(await spacesRepo.workspaceGroupIds(ctx.db, workspaceId, [targetId])).has(targetId))
       throw notAllowed('targetId', 'not_a_workspace_group', [targetId], 'targetId must be a group of the same workspace');
   } else if (!(await spacesRepo.workspaceMemberIds(ctx.db, workspaceId, [targetId])).has(targetId))
     throw notAllowed('targetId', 'not_a_workspace_member', [targetId], 'targetId must be a member of the workspace');
-  await spacesRepo.upsertGrants(ctx.db, [
-    { id: newId(), spaceId, workspaceId, userId: isGroup ? null : targetId, groupId: isGroup ? targetId : null, role, addedBy: actor.userId },
-  ]);
+  const grant = { id: newId(), spaceId, workspaceId, userId: isGroup ? null : targetId, groupId: isGroup ? targetId : null, role, addedBy: actor.userId };
+  await ctx.db.transaction().execute(async (trx) => {
+    const before = await spacesRepo.listPermissions(trx, workspaceId, spaceId);
+    await spacesRepo.upsertGrants(trx, [grant]);
+    await auditSpaceGrants(trx, ctx, space, before, [grant]);
+  });
   const rows = await spacesRepo.listPermissions(ctx.db, workspaceId, spaceId);
   const row = rows.find((r) => (isGroup ? r.groupId : r.userId) === targetId);
   if (!row) throw notFound('Permission', targetId);
@@ -168,8 +177,13 @@ export async function setSpacePermission(ctx: Ctx, spaceId: string, input: z.inf
 /** Removes the direct role of a user (or a group) in the space; roles through groups stay. */
 export async function removeSpaceMember(ctx: Ctx, spaceId: string, targetId: string, givenWorkspaceId?: string) {
   const workspaceId = await workspaceOfSpace(ctx, spaceId, givenWorkspaceId);
-  await requireSpaceRole(ctx, workspaceId, spaceId, 'admin');
-  const removed = await spacesRepo.deleteGrant(ctx.db, workspaceId, spaceId, targetId);
+  const { space } = await requireSpaceRole(ctx, workspaceId, spaceId, 'admin');
+  const removed = await ctx.db.transaction().execute(async (trx) => {
+    const grant = (await spacesRepo.listPermissions(trx, workspaceId, spaceId)).find((g) => g.userId === targetId || g.groupId === targetId);
+    const count = await spacesRepo.deleteGrant(trx, workspaceId, spaceId, targetId);
+    if (count && grant) await auditSpaceGrantRemoved(trx, ctx, space, grant);
+    return count;
+  });
   if (!removed) throw notFound('Space member', targetId);
   return { id: targetId, deleted: true as const };
 }

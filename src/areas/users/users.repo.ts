@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import { type MemberScope, withinKeyScopeSql } from '../workspaces/member-scope.js';
 
 const USER_COLUMNS = ['users.id', 'users.email', 'users.name', 'users.avatarUrl', 'users.createdAt'] as const;
 
@@ -43,8 +44,9 @@ export const usersRepo = {
     return q.orderBy('users.name').orderBy('users.id').limit(limit).execute();
   },
 
-  /** A user as seen by `viewerId`: themselves, or someone sharing a workspace with them. */
-  findVisibleTo(db: Db, userId: string, viewerId: string) {
+  /** A user as seen by `viewer`: themselves, or someone sharing a workspace with them (within the viewer's key scope). */
+  findVisibleTo(db: Db, userId: string, viewer: MemberScope) {
+    const viewerId = viewer.userId;
     return db
       .selectFrom('users')
       .select(USER_COLUMNS)
@@ -58,7 +60,8 @@ export const usersRepo = {
               .innerJoin('workspaceMembers as b', 'b.workspaceId', 'a.workspaceId')
               .select(sql`1`.as('one'))
               .where('a.userId', '=', userId)
-              .where('b.userId', '=', viewerId),
+              .where('b.userId', '=', viewerId)
+              .where(withinKeyScopeSql(sql.ref('b.workspace_id'), viewer.keyWorkspaceId)),
           ),
         ]),
       )

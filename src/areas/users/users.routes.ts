@@ -1,7 +1,8 @@
 import { ctxOf } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER, recordRoutes } from '../../http/routes.js';
-import { UserListQuery, UserListResult, UserParams, UserReadQuery, UserResult, UserUpdateBody } from './users.schema.js';
-import { getUser, listUsers, updateUser } from './users.service.js';
+import { ErrorBody } from '../../schema.js';
+import { PasswordChangeBody, PasswordChanged, UserListQuery, UserListResult, UserParams, UserReadQuery, UserResult, UserUpdateBody } from './users.schema.js';
+import { changePassword, getUser, listUsers, updateUser } from './users.service.js';
 
 export const usersRoutes: AreaRoutes = recordRoutes((app, deps) => {
   const tags = ['users'];
@@ -36,5 +37,22 @@ export const usersRoutes: AreaRoutes = recordRoutes((app, deps) => {
     '/users/:userId',
     { schema: { tags, summary: 'Update your own name or avatar', security: BEARER, params: UserParams, body: UserUpdateBody, response: { 200: UserResult } } },
     async (req) => ({ data: await updateUser(ctxOf(req, deps), req.params.userId, req.body) }),
+  );
+  app.post(
+    '/users/me/password',
+    {
+      preValidation: deps.authThrottle.guard,
+      schema: {
+        tags,
+        summary: 'Change your password: signs out every other session of yours (this one stays; API keys keep working)',
+        description:
+          'Needs a session token (JWT or the browser cookie); an API key gets 403 `session_required`. A wrong current password is 422 `VALIDATION_ERROR` ' +
+          '(`details.field: "currentPassword"`); an account without a password (single sign-on) gets 403 `no_password` and sets one through a reset link. Throttled like login.',
+        security: BEARER,
+        body: PasswordChangeBody,
+        response: { 200: PasswordChanged, 403: ErrorBody, 422: ErrorBody, 429: ErrorBody },
+      },
+    },
+    async (req) => ({ data: await changePassword(ctxOf(req, deps), deps.authenticator, req.body) }),
   );
 });

@@ -42,3 +42,11 @@ export const UserUpdateBody = z.object({
 
 export const UserResult = envelope(User);
 export const UserListResult = envelope(z.array(User));
+
+export const PasswordChangeBody = z.object({
+  currentPassword: z.string().min(1).max(1024).describe('The password the account has now'),
+  newPassword: z.string().min(8, 'must be at least 8 characters').max(1024),
+});
+export const PasswordChanged = envelope(
+  z.object({ changed: z.literal(true), sessionsRevoked: z.number().int().describe('How many other sessions were signed out') }),
+);

@@ -1,5 +1,6 @@
 import { type Ctx, requireActor } from '../../context.js';
 import { missingRequired } from '../../errors.js';
+import { memberScope } from './member-scope.js';
 import { workspaceIdsOf } from './workspaces.policy.js';
 
 /**
@@ -10,7 +11,7 @@ export async function resolveWorkspaceId(ctx: Ctx, given?: string | null): Promi
   if (given) return given;
   if (ctx.workspaceHint) return ctx.workspaceHint;
   const actor = requireActor(ctx);
-  const rows = await workspaceIdsOf(ctx.db, actor.userId, 2);
+  const rows = await workspaceIdsOf(ctx.db, memberScope(actor), 2);
   if (rows.length === 1) return rows[0].workspaceId;
   throw missingRequired('workspaceId', 'workspaceId is required: pass it in the body or query, or the x-workspace-id header');
 }

@@ -1,34 +1,52 @@
+import { sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled.js';
 import type { Db } from '../../db/index.js';
 import type { Role } from '../../db/tables/spaces.js';
+import { type MemberScope, withinKeyScopeSql } from './member-scope.js';
 
 // memberCount is kept on the row by a trigger on workspace_members (migration 0013).
 const WORKSPACE_COLUMNS = ['w.id', 'w.name', 'w.hostname', 'w.description', 'w.logoUrl', 'w.settings', 'w.memberCount', 'w.createdAt', 'w.updatedAt'] as const;
 
 /** On every workspace-scoped request's path: compiled once. */
-const findForUser = compiledOnce((db: Db, workspaceId: string, userId: string) =>
+const findForUser = compiledOnce((db: Db, workspaceId: string, userId: string, keyWorkspaceId: string | null) =>
   db
     .selectFrom('workspaces as w')
-    .leftJoin('workspaceMembers as m', (j) => j.onRef('m.workspaceId', '=', 'w.id').on('m.userId', '=', userId))
+    .leftJoin('workspaceMembers as m', (j) =>
+      j
+        .onRef('m.workspaceId', '=', 'w.id')
+        .on('m.userId', '=', userId)
+        .on(withinKeyScopeSql(sql.ref('m.workspace_id'), keyWorkspaceId)),
+    )
     .select([...WORKSPACE_COLUMNS, 'm.role'])
     .where('w.id', '=', workspaceId),
 );
 
 export const workspacesRepo = {
-  /** The workspace with the user's role in it (null for a non-member) and its member count, in one query. */
-  async findForUser(db: Db, workspaceId: string, userId: string) {
-    return (await findForUser(db, workspaceId, userId))[0];
+  /** The workspace with the member's role in it (null for a non-member, or outside their key's scope) and its member count, in one query. */
+  async findForUser(db: Db, workspaceId: string, member: MemberScope) {
+    return (await findForUser(db, workspaceId, member.userId, member.keyWorkspaceId))[0];
   },
 
-  listForUser(db: Db, userId: string) {
+  /** The member's workspaces, within their key's scope. */
+  listForUser(db: Db, member: MemberScope) {
     return db
       .selectFrom('workspaceMembers as m')
       .innerJoin('workspaces as w', 'w.id', 'm.workspaceId')
       .select([...WORKSPACE_COLUMNS, 'm.role'])
-      .where('m.userId', '=', userId)
+      .where('m.userId', '=', member.userId)
+      .where(withinKeyScopeSql(sql.ref('m.workspace_id'), member.keyWorkspaceId))
       .orderBy('w.createdAt')
       .orderBy('w.id')
       .execute();
+  },
+
+  /** A workspace named by its id or its hostname (the `kb` command accepts either). */
+  findByIdOrHostname(db: Db, idOrHostname: string) {
+    return db
+      .selectFrom('workspaces')
+      .select(['id', 'name', 'hostname'])
+      .where((eb) => eb.or([eb('id', '=', idOrHostname), eb('hostname', '=', idOrHostname)]))
+      .executeTakeFirst();
   },
 
   insert(db: Db, w: { id: string; name: string; hostname: string; description: string | null; logoUrl: string | null; settings: object }) {

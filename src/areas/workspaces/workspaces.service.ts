@@ -3,9 +3,11 @@ import { type Ctx, requireActor } from '../../context.js';
 import { isUniqueViolation } from '../../db/index.js';
 import { AppError, alreadyExists, forbidden, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { recordAudit } from '../audit/audit.record.js';
 import { groupsRepo } from '../groups/groups.repo.js';
 import { spacesRepo } from '../spaces/spaces.repo.js';
 import { usersRepo } from '../users/users.repo.js';
+import { memberScope } from './member-scope.js';
 import { DEFAULT_SETTINGS, presentMember, presentWorkspace } from './workspaces.present.js';
 import { assertWorkspaceRole, type Role, requireWorkspaceRole } from './workspaces.policy.js';
 import { workspacesRepo } from './workspaces.repo.js';
@@ -13,13 +15,13 @@ import type { MemberAddBody, WorkspaceCreateBody, WorkspaceUpdateBody } from './
 
 export async function listWorkspaces(ctx: Ctx) {
   const actor = requireActor(ctx);
-  const rows = await workspacesRepo.listForUser(ctx.db, actor.userId);
+  const rows = await workspacesRepo.listForUser(ctx.db, memberScope(actor));
   return rows.map((r) => presentWorkspace(r, r.role as Role));
 }
 
 export async function getWorkspace(ctx: Ctx, workspaceId: string) {
   const actor = requireActor(ctx);
-  const row = await workspacesRepo.findForUser(ctx.db, workspaceId, actor.userId);
+  const row = await workspacesRepo.findForUser(ctx.db, workspaceId, memberScope(actor));
   if (!row) throw notFound('Workspace', workspaceId);
   assertWorkspaceRole(row.role as Role | null, 'viewer', workspaceId);
   return presentWorkspace(row);
@@ -27,6 +29,8 @@ export async function getWorkspace(ctx: Ctx, workspaceId: string) {
 
 export async function createWorkspace(ctx: Ctx, input: z.infer<typeof WorkspaceCreateBody>) {
   const actor = requireActor(ctx);
+  if (actor.workspaceId)
+    throw forbidden('This API key is limited to one workspace and cannot create another', { reason: 'key_workspace_scope', workspaceId: actor.workspaceId });
   const id = newId();
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -49,7 +53,7 @@ export async function createWorkspace(ctx: Ctx, input: z.infer<typeof WorkspaceC
 
 export async function updateWorkspace(ctx: Ctx, workspaceId: string, input: z.infer<typeof WorkspaceUpdateBody>) {
   const actor = requireActor(ctx);
-  const current = await workspacesRepo.findForUser(ctx.db, workspaceId, actor.userId);
+  const current = await workspacesRepo.findForUser(ctx.db, workspaceId, memberScope(actor));
   if (!current) throw notFound('Workspace', workspaceId);
   assertWorkspaceRole(current.role as Role | null, 'admin', workspaceId);
   const settings = input.settings ? { ...current.settings, ...stripUndefined(input.settings) } : undefined;
@@ -72,7 +76,10 @@ export async function addMember(ctx: Ctx, workspaceId: string, input: z.infer<ty
   const user = await usersRepo.findById(ctx.db, input.userId);
   if (!user) throw notFound('User', input.userId);
   try {
-    await workspacesRepo.insertMember(ctx.db, workspaceId, input.userId, input.role);
+    await ctx.db.transaction().execute(async (trx) => {
+      await workspacesRepo.insertMember(trx, workspaceId, input.userId, input.role);
+      await recordAudit(trx, ctx, { workspaceId, action: 'member.added', targetType: 'user', targetId: input.userId, details: { role: input.role } });
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists('This user is already a member of the workspace', 'userId');
     throw err;
@@ -98,6 +105,14 @@ export async function changeMemberRole(ctx: Ctx, workspaceId: string, userId: st
     const member = await memberOrThrow({ ...ctx, db: trx }, workspaceId, userId);
     if (member.role === 'admin' && role !== 'admin' && (await workspacesRepo.lockAdminCount(trx, workspaceId)) <= 1) throw lastAdmin('demote');
     await workspacesRepo.setMemberRole(trx, workspaceId, userId, role);
+    if (member.role !== role)
+      await recordAudit(trx, ctx, {
+        workspaceId,
+        action: 'member.role_changed',
+        targetType: 'user',
+        targetId: userId,
+        details: { from: member.role, to: role },
+      });
   });
   return presentMember(await memberOrThrow(ctx, workspaceId, userId));
 }
@@ -116,6 +131,7 @@ export async function removeMember(ctx: Ctx, workspaceId: string, userId: string
     await workspacesRepo.deleteMember(trx, workspaceId, userId);
     await spacesRepo.deleteUserGrants(trx, workspaceId, userId);
     await groupsRepo.removeFromAllGroups(trx, workspaceId, userId);
+    await recordAudit(trx, ctx, { workspaceId, action: 'member.removed', targetType: 'user', targetId: userId, details: { role: member.role } });
   });
   return { id: userId, deleted: true as const };
 }

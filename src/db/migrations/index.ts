@@ -25,6 +25,11 @@ import * as m0023 from './0023_imports.js';
 import * as m0024 from './0024_api_key_scopes.js';
 import * as m0025 from './0025_audit_log.js';
 import * as m0026 from './0026_page_restrictions.js';
+import * as m0027 from './0027_sessions.js';
+import * as m0028 from './0028_invitations.js';
+import * as m0029 from './0029_user_identities.js';
+import * as m0030 from './0030_shares.js';
+import * as m0031 from './0031_api_key_workspace.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +59,9 @@ export const migrations: Record<string, Migration> = {
   '0024_api_key_scopes': m0024,
   '0025_audit_log': m0025,
   '0026_page_restrictions': m0026,
+  '0027_sessions': m0027,
+  '0028_invitations': m0028,
+  '0029_user_identities': m0029,
+  '0030_shares': m0030,
+  '0031_api_key_workspace': m0031,
 };

@@ -2,7 +2,10 @@ import { lazy } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
 import { AuthScreen } from '../features/auth/AuthScreen';
 import { RequireSession } from '../features/auth/RequireSession';
+import { ResetPasswordScreen } from '../features/auth/ResetPasswordScreen';
+import { InvitationScreen } from '../features/invitations/InvitationScreen';
 import { loadPageScreen } from '../features/pages/prefetch';
+import { PublicShareRoute } from '../features/shares/PublicShareRoute';
 import { CreateWorkspaceScreen } from '../features/workspaces/CreateWorkspaceScreen';
 import { HomeRedirect } from '../features/workspaces/HomeRedirect';
 import { WorkspaceScope } from '../features/workspaces/workspace-context';
@@ -28,6 +31,11 @@ const SettingsScreen = lazy(() => import('../features/settings/SettingsScreen'))
 export const router = createBrowserRouter([
   { path: '/login', element: <AuthScreen mode="sign-in" />, errorElement: <RouteError /> },
   { path: '/signup', element: <AuthScreen mode="sign-up" />, errorElement: <RouteError /> },
+  { path: '/reset-password/:token', element: <ResetPasswordScreen />, errorElement: <RouteError /> },
+  // Public share links: read-only, no sign-in.
+  { path: '/s/:token', element: <PublicShareRoute />, errorElement: <RouteError /> },
+  { path: '/s/:token/:pageId', element: <PublicShareRoute />, errorElement: <RouteError /> },
+  { path: '/invite/:token', element: <InvitationScreen />, errorElement: <RouteError /> },
   {
     element: (
       <RequireSession>

@@ -3,9 +3,9 @@ import { documentToText } from '../../../editor/index.js';
 import { gone, notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
 import { documentToMarkdownOffThread } from '../../../workers/offload.js';
+import { announceLiveChange, type LiveChange, liveChangeOf } from '../pages.live.js';
 import { requirePageAccess } from '../pages.policy.js';
 import { presentPage } from '../pages.present.js';
-import { announceLiveChange, type LiveChange, liveChangeOf } from '../pages.live.js';
 import { pagesRepo } from '../pages.repo.js';
 import { pageSlug } from '../pages.service.js';
 import { historyRepo } from './history.repo.js';
@@ -97,7 +97,7 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
     );
   });
   await announceLiveChange(ctx, pageId, live);
-  const row = await pagesRepo.find(ctx.db, workspaceId, pageId);
+  const row = await pagesRepo.find(ctx.db, workspaceId, pageId, requireActor(ctx).userId);
   if (!row) throw notFound('Page', pageId);
   return presentPage(row);
 }

@@ -1,6 +1,7 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../../db/index.js';
 import type { DB } from '../../../db/types.js';
+import { pageOpenToSql } from '../page-access.sql.js';
 import { PAGE_COLUMNS } from '../pages.repo.js';
 
 /** Spaces to look in: one space, or a subquery of space ids (the readable ones). */
@@ -43,17 +44,20 @@ export const trashRepo = {
     return Number(result.numAffectedRows ?? 0);
   },
 
-  /** Trash roots (the pages that were deleted, not their descendants), newest deletion first, each with how many it took along. */
-  list(db: Db, workspaceId: string, spaces: SpaceScope, limit: number, offset: number) {
+  /**
+   * Trash roots (the pages that were deleted, not their descendants) open to the user, newest deletion first, each
+   * with how many it took along (those open to the user).
+   */
+  list(db: Db, workspaceId: string, spaces: SpaceScope, userId: string, limit: number, offset: number) {
     return db
       .selectFrom('pages as p')
       .select([
         ...PAGE_COLUMNS,
-        sql<number>`(select count(*)::int from pages d where d.trash_root_id = p.id and d.id <> p.id and d.workspace_id = p.workspace_id)`.as(
-          'descendantCount',
-        ),
+        sql<number>`(select count(*)::int from pages d where d.trash_root_id = p.id and d.id <> p.id and d.workspace_id = p.workspace_id
+          and ${pageOpenToSql(sql.ref('d.id'), workspaceId, userId)})`.as('descendantCount'),
       ])
       .where('p.workspaceId', '=', workspaceId)
+      .where(pageOpenToSql(sql.ref('p.id'), workspaceId, userId))
       .where('p.spaceId', 'in', typeof spaces === 'string' ? [spaces] : spaces)
       .where('p.deletedAt', 'is not', null)
       .whereRef('p.trashRootId', '=', 'p.id')
@@ -64,11 +68,12 @@ export const trashRepo = {
       .execute();
   },
 
-  async count(db: Db, workspaceId: string, spaces: SpaceScope): Promise<number> {
+  async count(db: Db, workspaceId: string, spaces: SpaceScope, userId: string): Promise<number> {
     const row = await db
       .selectFrom('pages as p')
       .select(sql<number>`count(*)::int`.as('n'))
       .where('p.workspaceId', '=', workspaceId)
+      .where(pageOpenToSql(sql.ref('p.id'), workspaceId, userId))
       .where('p.spaceId', 'in', typeof spaces === 'string' ? [spaces] : spaces)
       .where('p.deletedAt', 'is not', null)
       .whereRef('p.trashRootId', '=', 'p.id')

@@ -5,7 +5,7 @@ import type { Db } from '../../../db/index.js';
 import { gone, notFound, validation } from '../../../errors.js';
 import { readableSpaceIds } from '../../spaces/spaces.access.js';
 import { requireSpaceRole } from '../../spaces/spaces.policy.js';
-import { requireWorkspaceRole } from '../../workspaces/workspaces.policy.js';
+import { memberScope, requireWorkspaceRole } from '../../workspaces/workspaces.policy.js';
 import { requirePageAccess } from '../pages.policy.js';
 import { type PageRecord, presentPage } from '../pages.present.js';
 import { pagesRepo } from '../pages.repo.js';
@@ -36,7 +36,7 @@ export async function recoverPage(ctx: Ctx, pageId: string, workspaceId?: string
     if (!ref.deletedAt || !ref.trashRootId) throw validation('pageId', 'not_in_trash', 'This page is not in the trash');
     await trashRepo.recoverSubtree(trx, page.workspaceId, pageId, ref.trashRootId, actor.userId, ctx.now());
   });
-  const row = await pagesRepo.find(ctx.db, page.workspaceId, pageId);
+  const row = await pagesRepo.find(ctx.db, page.workspaceId, pageId, actor.userId);
   if (!row) throw notFound('Page', pageId);
   return presentPage(row);
 }
@@ -62,9 +62,12 @@ export async function listTrash(ctx: Ctx, query: { workspaceId: string; spaceId?
     scope = query.spaceId;
   } else {
     await requireWorkspaceRole(ctx, workspaceId, 'viewer');
-    scope = readableSpaceIds(ctx.db, workspaceId, actor.userId);
+    scope = readableSpaceIds(ctx.db, workspaceId, memberScope(actor));
   }
-  const [rows, total] = await Promise.all([trashRepo.list(ctx.db, workspaceId, scope, limit, (page - 1) * limit), trashRepo.count(ctx.db, workspaceId, scope)]);
+  const [rows, total] = await Promise.all([
+    trashRepo.list(ctx.db, workspaceId, scope, actor.userId, limit, (page - 1) * limit),
+    trashRepo.count(ctx.db, workspaceId, scope, actor.userId),
+  ]);
   const days = ctx.env.config.TRASH_RETENTION_DAYS;
   return { data: rows.map((r) => presentTrashed(r, days)), meta: { page, limit, total } };
 }

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../../context.js';
 import { search } from '../../search/search.service.js';
-import { quotableSpaceIds } from '../research.policy.js';
-import { researchRepo, type SpaceIds } from '../research.repo.js';
+import { quotableSpaceIds, unrestrictedPageSql } from '../research.policy.js';
+import { type PageFilter, researchRepo, type SpaceIds } from '../research.repo.js';
 import { expansionTerms, words } from '../research.text.js';
 import { errorText, type FoundDocument, type GatherContext, type SourceOutcome, stopReason } from './source.js';
 
@@ -41,6 +41,9 @@ class DocsGathering {
     private readonly g: GatherContext,
   ) {}
 
+  /** Pages under no restriction (see research.policy.ts). */
+  private readonly quotablePage: PageFilter = (ref) => unrestrictedPageSql(ref, this.workspaceId);
+
   /** Runs one search as the creator; returns how many hits it had. */
   async search(query: string, limit: number): Promise<number> {
     this.queries.push(query);
@@ -60,7 +63,7 @@ class DocsGathering {
     const before = this.documents.size;
     const idsOf = (type: DocRef['type']) => items.filter((i) => i.type === type).map((i) => i.id);
     const { db } = this.ctx;
-    for (const p of await researchRepo.pageTexts(db, this.workspaceId, this.spaces, idsOf('page')))
+    for (const p of await researchRepo.pageTexts(db, this.workspaceId, this.spaces, this.quotablePage, idsOf('page')))
       this.add({ key: `page:${p.id}`, kind: 'page', title: p.title, url: `/api/v1/pages/${p.id}`, text: p.textContent });
     for (const t of await researchRepo.taskTexts(db, this.workspaceId, this.spaces, idsOf('task')))
       this.add({ key: `task:${t.id}`, kind: 'task', title: t.title, url: `/api/v1/tasks/${t.id}`, text: `${t.title}\n\n${t.description ?? ''}` });
@@ -98,7 +101,7 @@ async function searchTopic(run: DocsGathering, topic: string, signal: AbortSigna
 
 /**
  * The workspace's pages and tasks that the job's creator can read (`ctx` acts as them) and that every reader of
- * the report's space can read too (`quotableSpaceIds`): found through the search service with the topic, then
+ * the report's space can read too (`quotableSpaceIds`; never a restricted page): found through the search service with the topic, then
  * with terms expanded from the best first hits; their text is read for passages. Earlier research reports are
  * not sources (a report citing reports would only echo itself).
  */

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useContext, useMemo } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo } from 'react';
 import { api, setCsrfToken } from '../../api/client';
 import { ApiError, toApiError } from '../../api/errors';
 import { forgetPagesOnThisDevice } from '../pages/collab/device-copies';
@@ -17,6 +17,8 @@ interface SessionValue {
   signIn(email: string, password: string): Promise<void>;
   signUp(name: string, email: string, password: string): Promise<void>;
   signOut(): Promise<void>;
+  /** Takes over a browser session the service has just opened (a password reset): its user and CSRF token. */
+  adoptSession(user: SessionUser, csrfToken: string): void;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -47,6 +49,7 @@ async function readSession(): Promise<SessionUser | null> {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
   const query = useQuery({ queryKey: SESSION_KEY, queryFn: readSession, staleTime: Number.POSITIVE_INFINITY, retry: false });
+  useSessionEndWatch(client);
 
   const signIn = useCallback(
     async (email: string, password: string) => {
@@ -76,12 +79,42 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     client.setQueryData(SESSION_KEY, null);
   }, [client]);
 
+  const adoptSession = useCallback(
+    (user: SessionUser, csrfToken: string) => {
+      setCsrfToken(csrfToken);
+      forgetOthers(client);
+      client.setQueryData(SESSION_KEY, user);
+    },
+    [client],
+  );
+
   const value = useMemo<SessionValue>(
-    () => ({ user: query.data ?? null, loading: query.isPending, signIn, signUp, signOut }),
-    [query.data, query.isPending, signIn, signUp, signOut],
+    () => ({ user: query.data ?? null, loading: query.isPending, signIn, signUp, signOut, adoptSession }),
+    [query.data, query.isPending, signIn, signUp, signOut, adoptSession],
   );
   if (query.error) throw query.error instanceof ApiError ? query.error : new Error(String(query.error));
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+/**
+ * A session can end elsewhere (signed out from another device, a password change or reset): the first 401 any query
+ * or mutation meets re-reads the session, which then answers signed out, and the sign-in guard takes the person to /login.
+ */
+function useSessionEndWatch(client: ReturnType<typeof useQueryClient>) {
+  useEffect(() => {
+    const ended = (err: unknown) => err instanceof ApiError && err.status === 401;
+    const recheck = () => void client.invalidateQueries({ queryKey: SESSION_KEY });
+    const offQueries = client.getQueryCache().subscribe((e) => {
+      if (e.type === 'updated' && e.action.type === 'error' && e.query.queryKey[0] !== SESSION_KEY[0] && ended(e.action.error)) recheck();
+    });
+    const offMutations = client.getMutationCache().subscribe((e) => {
+      if (e.type === 'updated' && e.action.type === 'error' && ended(e.action.error)) recheck();
+    });
+    return () => {
+      offQueries();
+      offMutations();
+    };
+  }, [client]);
 }
 
 export function useSession(): SessionValue {

@@ -13,8 +13,10 @@ import { ScreenLoader } from '../../ui/ScreenLoader';
 import { useUser } from '../auth/session';
 import { ExportButton } from '../exports/ExportButton';
 import { ImportButton } from '../imports/ImportButton';
+import { PublishButton } from '../shares/PublishButton';
 import { useCurrentSpace } from '../spaces/spaces.queries';
 import { canEditIn, pageIdOf, paths, useWorkspace } from '../workspaces/workspace-context';
+import { ShareButton } from './access/ShareButton';
 import { refusalMessage } from './collab/collab-session';
 import { PeopleHere } from './collab/PeopleHere';
 import { type CollabState, useCollabSession } from './collab/useCollabSession';
@@ -124,7 +126,12 @@ function PageBody({ page }: { page: EditablePage }) {
           <Button variant="default" size="xs" leftSection={<IconMessageCircle size={14} />} onClick={comments.open}>
             Comments
           </Button>
+          <ShareButton
+            page={{ id: page.id, workspaceId: page.workspaceId, title, hostname: workspace.hostname, spaceSlug }}
+            canManage={canEdit || workspace.role === 'admin'}
+          />
           <ExportButton target={target} name={title} size="xs" />
+          {canEdit && <PublishButton workspaceId={page.workspaceId} pageId={page.id} name={title} />}
           {canEdit && (
             <ImportButton
               target={{ workspaceId: page.workspaceId, spaceId: page.spaceId, parentPageId: page.id }}

@@ -6,11 +6,12 @@ import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
+import { useWorkspaces } from '../workspaces/workspaces.queries';
 import { ConfirmModal } from './ConfirmModal';
 import { fieldErrorsOf, formLevelError } from './form-errors';
 import { type ApiKey, settingsKeys, shortDate, useApiKeys } from './settings.queries';
 
-/** The caller's own API keys (they act as the caller in every workspace): list, create (secret shown once), revoke. */
+/** The caller's own API keys (they act as the caller, in every workspace or in one): list, create (secret shown once), revoke. */
 export function ApiKeysSection() {
   const keys = useApiKeys();
   const client = useQueryClient();
@@ -52,7 +53,14 @@ export function ApiKeysSection() {
                 <Table.Tbody>
                   {keys.data.map((k) => (
                     <Table.Tr key={k.id}>
-                      <Table.Td>{k.name}</Table.Td>
+                      <Table.Td>
+                        {k.name}
+                        {k.workspaceId && (
+                          <Text size="xs" c="dimmed">
+                            Only in {k.workspaceName}
+                          </Text>
+                        )}
+                      </Table.Td>
                       <Table.Td>
                         <Code>{k.prefix}…</Code>
                       </Table.Td>
@@ -101,11 +109,14 @@ function NewKeyModal({ opened, onClose, onCreated }: { opened: boolean; onClose(
   const [name, setName] = useState('');
   const [access, setAccess] = useState<'read-write' | 'read-only'>('read-write');
   const [lifetime, setLifetime] = useState<string>('never');
+  const [workspaceId, setWorkspaceId] = useState<string>('all');
+  const workspaces = useWorkspaces();
   const create = useMutation({
     mutationFn: async () => {
       const days = Number(lifetime);
       const expiresAt = lifetime === 'never' ? undefined : new Date(Date.now() + days * 86_400_000).toISOString();
-      return data(api.POST('/api/v1/api-keys', { body: { name, access, ...(expiresAt ? { expiresAt } : {}) } }));
+      const scope = { ...(expiresAt ? { expiresAt } : {}), ...(workspaceId === 'all' ? {} : { workspaceId }) };
+      return data(api.POST('/api/v1/api-keys', { body: { name, access, ...scope } }));
     },
     onSuccess: () => onCreated(),
   });
@@ -113,6 +124,7 @@ function NewKeyModal({ opened, onClose, onCreated }: { opened: boolean; onClose(
     setName('');
     setAccess('read-write');
     setLifetime('never');
+    setWorkspaceId('all');
     create.reset();
     onClose();
   };
@@ -194,7 +206,16 @@ function NewKeyModal({ opened, onClose, onCreated }: { opened: boolean; onClose(
             ]}
             error={errors.expiresAt}
           />
-          <ErrorNotice error={formLevelError(create.error, ['name', 'expiresAt'])} title="Could not create the key" />
+          <Select
+            label="Workspace"
+            description="A key limited to one workspace acts as a non-member everywhere else."
+            value={workspaceId}
+            onChange={(v) => setWorkspaceId(v ?? 'all')}
+            allowDeselect={false}
+            data={[{ value: 'all', label: 'All my workspaces' }, ...(workspaces.data ?? []).map((w) => ({ value: w.id, label: w.name }))]}
+            error={errors.workspaceId}
+          />
+          <ErrorNotice error={formLevelError(create.error, ['name', 'expiresAt', 'workspaceId'])} title="Could not create the key" />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

@@ -1,6 +1,6 @@
 import { ActionIcon, Alert, Button, Code, CopyButton, Group, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconTrash } from '@tabler/icons-react';
+import { IconLockCog, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../api/client';
@@ -8,10 +8,12 @@ import { messageOf } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { useUser } from '../auth/session';
+import { InviteMembers } from '../invitations/InviteMembers';
 import { useWorkspace } from '../workspaces/workspace-context';
 import { workspaceKeys } from '../workspaces/workspaces.queries';
 import { ConfirmModal } from './ConfirmModal';
 import { fieldErrorsOf, formLevelError } from './form-errors';
+import { ResetPasswordModal } from './ResetPasswordLink';
 import { type Member, ROLES, type Role, settingsKeys, shortDate, useMembers } from './settings.queries';
 
 /** Workspace members: who they are, their role (admins change it), removal, and adding someone by user id. */
@@ -22,6 +24,7 @@ export function MembersSection() {
   const client = useQueryClient();
   const isAdmin = workspace.role === 'admin';
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [resetting, setResetting] = useState<Member | null>(null);
 
   const refresh = () =>
     Promise.all([
@@ -86,11 +89,20 @@ export function MembersSection() {
                 <Table.Td>{shortDate(m.joinedAt)}</Table.Td>
                 {isAdmin && (
                   <Table.Td>
-                    <Tooltip label="Remove from workspace">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Remove ${m.name}`} onClick={() => setRemoving(m)}>
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
+                    <Group gap={4} wrap="nowrap">
+                      {m.id !== me?.id && (
+                        <Tooltip label="Reset password">
+                          <ActionIcon variant="subtle" aria-label={`Reset password of ${m.name}`} onClick={() => setResetting(m)}>
+                            <IconLockCog size={16} />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                      <Tooltip label="Remove from workspace">
+                        <ActionIcon variant="subtle" color="red" aria-label={`Remove ${m.name}`} onClick={() => setRemoving(m)}>
+                          <IconTrash size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
                   </Table.Td>
                 )}
               </Table.Tr>
@@ -112,6 +124,8 @@ export function MembersSection() {
       >
         {removing?.name} ({removing?.email}) will lose access to this workspace and its spaces.
       </ConfirmModal>
+      <ResetPasswordModal member={resetting} onClose={() => setResetting(null)} />
+      {isAdmin && <InviteMembers />}
       {isAdmin && <AddMember onAdded={refresh} />}
       <YourUserId />
     </Stack>
@@ -119,8 +133,8 @@ export function MembersSection() {
 }
 
 /**
- * The API adds members by user id only: there is no directory of users outside the workspace and no invitations
- * yet (a later issue), so the person to add shares the id shown under "Your user id" in their own settings.
+ * Adding someone who has an account by user id (there is no directory of users outside the workspace): the person
+ * shares the id shown under "Your user id" in their own settings. Anyone else is invited by email (InviteMembers).
  */
 function AddMember({ onAdded }: { onAdded(): Promise<unknown> }) {
   const workspace = useWorkspace();
@@ -145,9 +159,9 @@ function AddMember({ onAdded }: { onAdded(): Promise<unknown> }) {
         add.mutate();
       }}
     >
-      <Title order={3}>Add a member</Title>
+      <Title order={3}>Add a member by user id</Title>
       <Text size="sm" c="dimmed">
-        Invitations by email are not available yet. Ask the person for their user id (shown at the bottom of their Members settings) and add them here.
+        Someone with an account can also be added at once: ask them for their user id (shown at the bottom of their Members settings).
       </Text>
       <Group align="flex-start" wrap="wrap">
         <TextInput label="User id" value={userId} onChange={(e) => setUserId(e.currentTarget.value)} error={errors.userId} required w={320} />

@@ -1,13 +1,15 @@
 import { Box, Button, Group, NavLink, Stack, Title } from '@mantine/core';
-import { IconBug, IconFolders, IconKey, IconRefresh, IconSettings, IconUsers, IconUsersGroup } from '@tabler/icons-react';
+import { IconBug, IconDevices, IconFolders, IconHistory, IconKey, IconRefresh, IconSettings, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
+import { AuditLogSection } from '../audit/AuditLogSection';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
 import { ApiKeysSection } from './ApiKeysSection';
 import { BugReportsSection } from './BugReportsSection';
 import { GeneralSection } from './GeneralSection';
 import { GroupsSection } from './GroupsSection';
 import { MembersSection } from './MembersSection';
+import { SessionsSection } from './SessionsSection';
 import { SpacesSection } from './SpacesSection';
 import { SyncSection } from './SyncSection';
 
@@ -26,8 +28,10 @@ function sectionsFor(role: string | null | undefined): Section[] {
     { slug: 'spaces', label: 'Spaces', icon: <IconFolders size={16} />, element: <SpacesSection /> },
     { slug: 'groups', label: 'Groups', icon: <IconUsersGroup size={16} />, element: <GroupsSection /> },
     { slug: 'api-keys', label: 'API keys', icon: <IconKey size={16} />, element: <ApiKeysSection /> },
+    { slug: 'sessions', label: 'Sessions', icon: <IconDevices size={16} />, element: <SessionsSection /> },
     { slug: 'sync', label: 'Sync', icon: <IconRefresh size={16} />, element: <SyncSection /> },
     { slug: 'bug-reports', label: 'Bug reports', icon: <IconBug size={16} />, element: <BugReportsSection />, adminOnly: true },
+    { slug: 'audit-log', label: 'Audit log', icon: <IconHistory size={16} />, element: <AuditLogSection />, adminOnly: true },
   ];
   return all.filter((s) => !s.adminOnly || role === 'admin');
 }

@@ -44,6 +44,9 @@ export interface ApiKey {
   prefix: string;
   access: 'read-only' | 'read-write';
   expiresAt: string | null;
+  /** The only workspace the key acts in (and its name); null: all of yours. */
+  workspaceId: string | null;
+  workspaceName: string | null;
   createdAt: string;
   lastUsedAt: string | null;
 }

@@ -1,0 +1,98 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/index.js';
+import type { InvitationRole } from '../../db/tables/invitations.js';
+
+const COLUMNS = [
+  'i.id',
+  'i.workspaceId',
+  'i.email',
+  'i.role',
+  'i.invitedBy',
+  'i.createdAt',
+  'i.expiresAt',
+  'i.acceptedAt',
+  'i.acceptedBy',
+  'i.revokedAt',
+  'inviter.name as inviterName',
+  'w.name as workspaceName',
+  'w.hostname as workspaceHostname',
+] as const;
+
+/** Invitations with their workspace's name and their inviter's (null once that account is gone). */
+const withInviter = (db: Db) =>
+  db
+    .selectFrom('invitations as i')
+    .innerJoin('workspaces as w', 'w.id', 'i.workspaceId')
+    .leftJoin('users as inviter', 'inviter.id', 'i.invitedBy')
+    .select(COLUMNS);
+
+export type InvitationRow = Awaited<ReturnType<typeof invitationsRepo.findInWorkspace>> & {};
+
+export const invitationsRepo = {
+  insert(db: Db, row: { id: string; workspaceId: string; email: string; role: InvitationRole; tokenHash: string; invitedBy: string; expiresAt: Date }) {
+    return db.insertInto('invitations').values(row).execute();
+  },
+
+  /** Revokes the open invitations of this address to this workspace (at most one); answers their ids. */
+  async revokeOpenForEmail(db: Db, workspaceId: string, email: string, now: Date): Promise<string[]> {
+    const rows = await db
+      .updateTable('invitations')
+      .set({ revokedAt: now })
+      .where('workspaceId', '=', workspaceId)
+      .where('email', '=', email)
+      .where('acceptedAt', 'is', null)
+      .where('revokedAt', 'is', null)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** Neither accepted nor revoked (expired ones included, so an admin sees them and invites again), newest first. */
+  listOpen(db: Db, workspaceId: string) {
+    return withInviter(db)
+      .where('i.workspaceId', '=', workspaceId)
+      .where('i.acceptedAt', 'is', null)
+      .where('i.revokedAt', 'is', null)
+      .orderBy('i.createdAt', 'desc')
+      .orderBy('i.id', 'desc')
+      .execute();
+  },
+
+  findInWorkspace(db: Db, workspaceId: string, id: string) {
+    return withInviter(db).where('i.workspaceId', '=', workspaceId).where('i.id', '=', id).executeTakeFirst();
+  },
+
+  /** The invitation of a link, with what its page shows; `lock` holds the row until the accepting transaction ends. */
+  findByTokenHash(db: Db, tokenHash: string, lock = false) {
+    let q = withInviter(db).where('i.tokenHash', '=', tokenHash);
+    if (lock) q = q.forUpdate('i');
+    return q.executeTakeFirst();
+  },
+
+  revoke(db: Db, workspaceId: string, id: string, now: Date) {
+    return db
+      .updateTable('invitations')
+      .set({ revokedAt: now })
+      .where('workspaceId', '=', workspaceId)
+      .where('id', '=', id)
+      .where('acceptedAt', 'is', null)
+      .where('revokedAt', 'is', null)
+      .execute();
+  },
+
+  markAccepted(db: Db, workspaceId: string, id: string, userId: string, now: Date) {
+    return db.updateTable('invitations').set({ acceptedAt: now, acceptedBy: userId }).where('workspaceId', '=', workspaceId).where('id', '=', id).execute();
+  },
+
+  /** Whether an account with this email (any case) is a member of the workspace. */
+  async isMemberByEmail(db: Db, workspaceId: string, email: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('workspaceMembers as m')
+      .innerJoin('users as u', 'u.id', 'm.userId')
+      .select('m.userId')
+      .where('m.workspaceId', '=', workspaceId)
+      .where(sql`lower(u.email)`, '=', email.toLowerCase())
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+};

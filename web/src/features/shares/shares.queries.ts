@@ -1,0 +1,93 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, data } from '../../api/client';
+
+/** A page's public share, as an editor sees it (its link is shown only when made). */
+export interface Share {
+  id: string;
+  pageId: string;
+  includeSubtree: boolean;
+  allowIndexing: boolean;
+  createdAt: string;
+  lastViewedAt: string | null;
+}
+
+export interface ShareSettings {
+  includeSubtree: boolean;
+  allowIndexing: boolean;
+}
+
+/** What a visitor reads: the page (content with links made public) and the tree of shared pages. */
+export interface PublicPage {
+  id: string;
+  title: string;
+  icon: string | null;
+  content: Record<string, unknown>;
+  updatedAt: string;
+}
+export interface PublicTreeItem {
+  id: string;
+  parentId: string | null;
+  title: string;
+  icon: string | null;
+  position: string;
+}
+export interface PublicShare {
+  share: { pageId: string; includeSubtree: boolean; allowIndexing: boolean };
+  page: PublicPage;
+  tree: PublicTreeItem[];
+}
+
+export const shareKeys = {
+  page: (pageId: string) => ['shares', 'page', pageId] as const,
+  public: (token: string) => ['shares', 'public', token] as const,
+  publicPage: (token: string, pageId: string) => ['shares', 'public', token, pageId] as const,
+};
+
+/** The share's first screen in one call: the shared page and the tree. */
+export function usePublicShare(token: string) {
+  return useQuery({
+    queryKey: shareKeys.public(token),
+    queryFn: async () => (await data(api.GET('/api/v1/public/shares/{token}', { params: { path: { token } } }))) as PublicShare,
+    retry: false,
+  });
+}
+
+/** Another page of the share (not the root). */
+export function usePublicSharePage(token: string, pageId: string | null) {
+  return useQuery({
+    queryKey: shareKeys.publicPage(token, pageId ?? ''),
+    queryFn: async () =>
+      (await data(api.GET('/api/v1/public/shares/{token}/pages/{pageId}', { params: { path: { token, pageId: pageId as string } } }))).page as PublicPage,
+    enabled: Boolean(pageId),
+    retry: false,
+  });
+}
+
+export function usePageShare(pageId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: shareKeys.page(pageId),
+    queryFn: async () => (await data(api.GET('/api/v1/pages/{pageId}/share', { params: { path: { pageId } } }))) as Share | null,
+    enabled,
+  });
+}
+
+/** Publish (or update the settings of) a page's share; `newLink` replaces its link. Answers the link when one is made. */
+export function usePublish(pageId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: ShareSettings & { newLink?: boolean }) =>
+      (await data(api.POST('/api/v1/pages/{pageId}/share', { params: { path: { pageId } }, body: { newLink: false, ...body } }))) as {
+        share: Share;
+        url: string | null;
+      },
+    onSuccess: (result) => client.setQueryData(shareKeys.page(pageId), result.share),
+  });
+}
+
+export function useRevokeShare(pageId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (shareId: string) => data(api.DELETE('/api/v1/shares/{shareId}', { params: { path: { shareId } } })),
+    onSuccess: () => client.setQueryData(shareKeys.page(pageId), null),
+  });
+}
