@@ -4,6 +4,7 @@ import type { AuditTables } from './tables/audit.js';
 import type { AuthTables } from './tables/auth.js';
 import type { BugReportsTables } from './tables/bug-reports.js';
 import type { CommentsTables } from './tables/comments.js';
+import type { EventsTables } from './tables/events.js';
 import type { ExportsTables } from './tables/exports.js';
 import type { GoalsTables } from './tables/goals.js';
 import type { IdentitiesTables } from './tables/identities.js';
@@ -103,7 +104,8 @@ export interface DB
     InvitationsTables,
     PageRestrictionTables,
     SharesTables,
-    AuthTables {}
+    AuthTables,
+    EventsTables {}
 
 export type UserRow = Selectable<UserTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;

@@ -30,6 +30,7 @@ import * as m0028 from './0028_invitations.js';
 import * as m0029 from './0029_user_identities.js';
 import * as m0030 from './0030_shares.js';
 import * as m0031 from './0031_api_key_workspace.js';
+import * as m0032 from './0032_domain_events.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0029_user_identities': m0029,
   '0030_shares': m0030,
   '0031_api_key_workspace': m0031,
+  '0032_domain_events': m0032,
 };
