@@ -27,6 +27,8 @@ import { knowledgeRoutes } from './areas/knowledge/knowledge.routes.js';
 import { registerBugReports } from './areas/bug-reports/bug-reports.routes.js';
 import { localSyncRoutes } from './areas/local-sync/local-sync.routes.js';
 import { sharesRoutes } from './areas/shares/shares.routes.js';
+import { registerNotifications } from './areas/notifications/notifications.routes.js';
+import { webhooksRoutes } from './areas/webhooks/webhooks.routes.js';
 import { readerIsIndexable } from './areas/shares/shares.public.service.js';
 import { registerCollab } from './areas/collab/collab.server.js';
 import { createServiceEnv } from './env.js';
@@ -118,10 +120,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   );
 
-  registerVersioned(app, httpDeps, [authRoutes, oidcRoutes, usersRoutes, workspacesRoutes, invitationsRoutes, projectsRoutes, tasksRoutes, spacesRoutes, groupsRoutes, searchRoutes, pagesRoutes, restrictionsRoutes, commentsRoutes, attachmentsRoutes, exportsRoutes, importsRoutes, auditRoutes, memoryRoutes, knowledgeRoutes, sharesRoutes]);
+  registerVersioned(app, httpDeps, [authRoutes, oidcRoutes, usersRoutes, workspacesRoutes, invitationsRoutes, projectsRoutes, tasksRoutes, spacesRoutes, groupsRoutes, searchRoutes, pagesRoutes, restrictionsRoutes, commentsRoutes, attachmentsRoutes, exportsRoutes, importsRoutes, auditRoutes, memoryRoutes, knowledgeRoutes, sharesRoutes, webhooksRoutes]);
   app.register(async (scope) => goalsRoutes(typed(scope), httpDeps), { prefix: '/api' });
   app.register(async (scope) => researchRoutes(typed(scope), httpDeps), { prefix: '/api' });
   app.register(async (scope) => localSyncRoutes(typed(scope), httpDeps), { prefix: '/api' });
+  registerNotifications(app, httpDeps, deps.redis);
   registerBugReports(app, httpDeps, deps.redis, deps.rateLimitKeyPrefix);
   registerMcp(app, httpDeps, app.bugReports.journeys);
   env.liveDocuments = registerCollab(app, httpDeps, { redis: deps.redis, keyPrefix: deps.rateLimitKeyPrefix });

@@ -89,6 +89,15 @@ const ConfigSchema = z.object({
     .positive()
     .default(2 * 1024 * 1024),
   RESEARCH_GIT_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  /** Webhooks: let endpoints be loopback, private or link-local addresses (tests, trusted networks); off, they are refused at registration and at every delivery. */
+  WEBHOOK_ALLOW_PRIVATE_NETWORK: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Webhooks: the longest one delivery (connect, send, answer) may take. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Webhooks: the most of an endpoint's answer that is read (the rest is dropped). */
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   /** Research: a clone growing past this many bytes on disk is stopped (the repository source then fails). */
   RESEARCH_CLONE_MAX_BYTES: z.coerce
     .number()
@@ -146,6 +155,10 @@ const ConfigSchema = z.object({
   SMTP_URL: z.string().url().optional(),
   /** Mail: the sender of every message. */
   SMTP_FROM: z.string().default('kb <kb@localhost>'),
+  /** Notifications: how often the email digest runs (each person gets at most one mail per run, listing what is new and unread). */
+  NOTIFY_DIGEST_MS: z.coerce.number().int().min(1000).default(600_000),
+  /** Notifications: how often each live stream also looks for new notifications itself (a fallback for those no instance published). */
+  NOTIFY_STREAM_POLL_MS: z.coerce.number().int().min(100).default(5_000),
   /** Single sign-on: an OpenID Connect issuer (discovery at `{issuer}/.well-known/openid-configuration`); unset, SSO is off. */
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().optional(),

@@ -12,12 +12,14 @@ import type { ImportsTables } from './tables/imports.js';
 import type { JobTables } from './tables/jobs.js';
 import type { LocalSyncTables } from './tables/local-sync.js';
 import type { MemoryTables } from './tables/memory.js';
+import type { NotificationsTables } from './tables/notifications.js';
 import type { InvitationsTables } from './tables/invitations.js';
 import type { PageRestrictionTables, PagesTables } from './tables/pages.js';
 import type { ResearchTables } from './tables/research.js';
 import type { SharesTables } from './tables/shares.js';
 import type { SpacesTables } from './tables/spaces.js';
 import type { TasksTables } from './tables/tasks.js';
+import type { WebhooksTables } from './tables/webhooks.js';
 
 /** Table types as Kysely sees them (camelCase; the CamelCasePlugin maps to snake_case columns). */
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -105,7 +107,9 @@ export interface DB
     PageRestrictionTables,
     SharesTables,
     AuthTables,
-    EventsTables {}
+    EventsTables,
+    NotificationsTables,
+    WebhooksTables {}
 
 export type UserRow = Selectable<UserTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;

@@ -154,9 +154,13 @@ export function getJob(db: Db, jobId: string) {
 }
 
 /** Deletes finished jobs past their retention: done and cancelled after `keepDays`, failed after four times that. */
+/** Kinds that run every few seconds and say nothing worth keeping once done: their finished rows go after an hour. */
+const CHATTY_KINDS = ['events.dispatch'];
+
 export async function purgeFinishedJobs(db: Db, keepDays = 7): Promise<number> {
   const result = await sql`delete from jobs
     where (status in ('done', 'cancelled') and finished_at < now() - ${`${keepDays} days`}::interval)
+       or (status = 'done' and kind in (${sql.join(CHATTY_KINDS)}) and finished_at < now() - interval '1 hour')
        or (status = 'failed' and finished_at < now() - ${`${keepDays * 4} days`}::interval)`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }

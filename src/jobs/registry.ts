@@ -9,6 +9,9 @@ import { knowledgeJobs } from '../areas/knowledge/knowledge.jobs.js';
 import { attachmentJobs } from '../areas/attachments/attachments.jobs.js';
 import { exportJobs } from '../areas/exports/exports.jobs.js';
 import { importJobs } from '../areas/imports/imports.jobs.js';
+import { notificationJobs } from '../areas/notifications/notifications.jobs.js';
+import { webhookJobs } from '../areas/webhooks/webhooks.jobs.js';
+import { eventJobs } from '../areas/events/events.jobs.js';
 
 /** What an area contributes to the background: handlers by job kind, and recurring jobs. */
 export interface AreaJobs {
@@ -38,7 +41,7 @@ const databaseUpkeep: AreaJobs = {
   recurring: [{ kind: DATABASE_UPKEEP_JOB, everyMs: 600_000 }],
 };
 
-const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs, exportJobs, importJobs];
+const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs, exportJobs, importJobs, notificationJobs, eventJobs, webhookJobs];
 
 /**
  * Every handler by kind, and the recurring jobs under `config` (the runtime's settings; the defaults when none is

@@ -6,6 +6,7 @@ export const CATEGORIES = [
   { id: 'group', name: 'Group Management', description: 'Groups of users, used to grant space roles' },
   { id: 'page', name: 'Page Management', description: 'Pages: read and write as Markdown, move, history, restore, trash, recover' },
   { id: 'comment', name: 'Comments', description: 'Comment threads on pages' },
+  { id: 'notification', name: 'Notifications', description: 'Your mentions, replies, assignments and watched pages; watch and unwatch pages' },
   { id: 'attachment', name: 'Attachments', description: 'Files attached to pages: list, read text content, upload, delete' },
   { id: 'task', name: 'Task Management', description: 'Tasks, assignment, completion, labels and triage' },
   { id: 'project', name: 'Project Management', description: 'Projects that group tasks' },
@@ -17,6 +18,7 @@ export const CATEGORIES = [
   { id: 'research', name: 'Research', description: 'Asynchronous research jobs that write a report' },
   { id: 'memory', name: 'Memory', description: 'Notes an agent stores and finds again' },
   { id: 'knowledge', name: 'Knowledge Search', description: 'Passages of pages and memories, by meaning' },
+  { id: 'webhook', name: 'Webhooks', description: 'Signed HTTP deliveries of workspace events to outside endpoints' },
   { id: 'tool', name: 'Tool Discovery', description: 'Find the right tool' },
 ] as const;
 

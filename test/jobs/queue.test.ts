@@ -152,4 +152,16 @@ describe('retention', () => {
     expect(await getJob(t.database.db, old)).toBeUndefined();
     for (const id of [recent, failed, queued]) expect(await getJob(t.database.db, id)).toBeDefined();
   });
+
+  it('keeps the event dispatcher’s finished runs (one every few seconds) an hour only', async () => {
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+    const dispatched = (await enqueue(t.database.db, { kind: 'events.dispatch' })) as string;
+    const fresh = (await enqueue(t.database.db, { kind: 'events.dispatch' })) as string;
+    const other = (await enqueue(t.database.db, { kind: 'ret' })) as string;
+    await t.database.db.updateTable('jobs').set({ status: 'done', finishedAt: hoursAgo(2) }).where('id', 'in', [dispatched, other]).execute();
+    await t.database.db.updateTable('jobs').set({ status: 'done', finishedAt: hoursAgo(0.5) }).where('id', '=', fresh).execute();
+    expect(await purgeFinishedJobs(t.database.db, 7)).toBe(1);
+    expect(await getJob(t.database.db, dispatched)).toBeUndefined();
+    for (const id of [fresh, other]) expect(await getJob(t.database.db, id)).toBeDefined();
+  });
 });

@@ -33,8 +33,8 @@ interface Case {
   before?: () => Promise<void>;
 }
 
-/** Categories whose tools are exercised through call_tool by their own area's tests (memory and knowledge search, exports, invitations). */
-const COVERED_ELSEWHERE = new Set(['memory', 'knowledge', 'export', 'invitation']);
+/** Categories whose tools are exercised through call_tool by their own area's tests (memory and knowledge search, exports, invitations, webhooks, notifications). */
+const COVERED_ELSEWHERE = new Set(['memory', 'knowledge', 'export', 'invitation', 'webhook', 'notification']);
 
 async function call(who: Who | TestUser, name: string, args: Record<string, unknown>): Promise<Response> {
   const user = typeof who === 'string' ? ws[who] : who;

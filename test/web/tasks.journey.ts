@@ -79,8 +79,11 @@ describe('tasks', () => {
     expect(await page.getByRole('region', { name: 'Done' }).getByText('Write the launch notes').count()).toBe(0);
     await page.unroute('**/api/v1/tasks/*');
 
-    // A mouse drag works too: In progress to Done.
-    const from = await page.getByRole('button', { name: 'Move Write the launch notes' }).boundingBox();
+    // A mouse drag works too: In progress to Done. The handle is taken from its column: the refused drop's overlay
+    // (a copy of the card with the same handle) may still be fading out beside it.
+    const inProgressHandle = page.getByRole('region', { name: 'In progress' }).getByRole('button', { name: 'Move Write the launch notes' });
+    await visible(inProgressHandle);
+    const from = await inProgressHandle.boundingBox();
     const to = await page.getByRole('region', { name: 'Done' }).boundingBox();
     if (!from || !to) throw new Error('no boxes');
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);

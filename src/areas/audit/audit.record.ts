@@ -30,6 +30,10 @@ export const AUDIT_ACTIONS = [
   'share.updated',
   'share.revoked',
   'export.created',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -39,7 +43,7 @@ export interface AuditEntry {
   action: AuditAction;
   /** Who acted; defaults to the context's actor (null when nobody is signed in). */
   actorId?: string | null;
-  targetType?: 'user' | 'member' | 'space' | 'group' | 'page' | 'share' | 'api_key' | 'session' | 'invitation' | 'export' | null;
+  targetType?: 'user' | 'member' | 'space' | 'group' | 'page' | 'share' | 'api_key' | 'session' | 'invitation' | 'export' | 'webhook' | null;
   targetId?: string | null;
   /** Small facts about the event (role from/to, email tried, reason); never secrets or content. */
   details?: Record<string, unknown>;

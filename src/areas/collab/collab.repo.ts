@@ -6,7 +6,7 @@ export const collabRepo = {
   lockLive(db: Db, pageId: string) {
     return db
       .selectFrom('pages')
-      .select(['workspaceId', 'title', 'content', 'ydoc', 'version', 'createdBy', 'updatedBy', 'deletedAt'])
+      .select(['workspaceId', 'spaceId', 'title', 'content', 'ydoc', 'version', 'createdBy', 'updatedBy', 'deletedAt'])
       .where('id', '=', pageId)
       .forUpdate()
       .executeTakeFirst();

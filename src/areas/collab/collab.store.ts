@@ -4,6 +4,9 @@ import { replaceLiveContent } from '../../editor/ydoc.js';
 import { gone, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { documentToYStateOffThread, yStateToSnapshotOffThread } from '../../workers/offload.js';
+import { nudgeEventDispatch } from '../events/events.jobs.js';
+import { recordEvent } from '../events/events.record.js';
+import { newlyMentioned } from '../events/mentions.js';
 import { historyRepo } from '../pages/history/history.repo.js';
 import { collabRepo } from './collab.repo.js';
 
@@ -56,12 +59,15 @@ const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
  * refuse is taken out of the live document too). The stored state is merged in first, so a write from outside that this
  * instance has not heard of yet is kept, never overwritten. A changed text bumps the page's version; the history entry
  * is extended while the same run of editing goes on, else a new one is made.
+ *
+ * Events follow the versions, not the autosaves: `page.updated` when a save starts a history version, and otherwise only
+ * when the save newly @mentions someone (each save compares its content with the stored one, so a mention notifies once).
  */
 export async function storeLiveDocument(ctx: Ctx, pageId: string, doc: Y.Doc, session: EditSession): Promise<void> {
   const { config } = ctx.env;
-  await ctx.db.transaction().execute(async (trx) => {
+  const recorded = await ctx.db.transaction().execute(async (trx): Promise<boolean> => {
     const page = await collabRepo.lockLive(trx, pageId);
-    if (!page || page.deletedAt) return;
+    if (!page || page.deletedAt) return false;
     // Merging a large state costs the request thread tens of milliseconds: only when the stored one is not ours.
     if (page.ydoc && !(session.knownState && Buffer.from(page.ydoc).equals(session.knownState))) Y.applyUpdate(doc, page.ydoc);
     let state = Y.encodeStateAsUpdate(doc);
@@ -74,7 +80,7 @@ export async function storeLiveDocument(ctx: Ctx, pageId: string, doc: Y.Doc, se
       session.takeEditors();
       session.knownState = Y.encodeStateAsUpdate(doc);
       await collabRepo.saveState(trx, pageId, session.knownState);
-      return;
+      return false;
     }
     if (snapshot.corrected) {
       replaceLiveContent(doc, snapshot.json);
@@ -84,7 +90,7 @@ export async function storeLiveDocument(ctx: Ctx, pageId: string, doc: Y.Doc, se
     const editors = session.takeEditors();
     if (snapshot.unchanged) {
       if (!page.ydoc || !Buffer.from(page.ydoc).equals(state)) await collabRepo.saveState(trx, pageId, state);
-      return;
+      return false;
     }
     const now = ctx.now();
     const at = now.getTime();
@@ -124,5 +130,18 @@ export async function storeLiveDocument(ctx: Ctx, pageId: string, doc: Y.Doc, se
       updatedBy: editors.at(-1) ?? page.updatedBy,
       updatedAt: now,
     });
+    const mentionedUserIds = newlyMentioned(page.content, snapshot.json);
+    if (goesOn && mentionedUserIds.length === 0) return false;
+    await recordEvent(trx, ctx, {
+      workspaceId: page.workspaceId,
+      type: 'page.updated',
+      subject: { type: 'page', id: pageId },
+      spaceId: page.spaceId,
+      pageId,
+      actorId: editors.at(-1) ?? null,
+      data: { title: page.title, version, newVersion: !goesOn, live: true, editors, mentionedUserIds },
+    });
+    return true;
   });
+  if (recorded) await nudgeEventDispatch(ctx);
 }

@@ -2,8 +2,12 @@ import type { z } from 'zod';
 import { type Ctx, requireActor } from '../../context.js';
 import { AppError, forbidden, gone, notFound, validation } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { nudgeEventDispatch } from '../events/events.jobs.js';
+import { recordEvent } from '../events/events.record.js';
+import { newlyMentioned } from '../events/mentions.js';
 import { requirePageAccess } from '../pages/pages.policy.js';
 import type { Role } from '../workspaces/workspaces.policy.js';
+import { threadParticipantIds } from './comments.events.js';
 import { presentComment, visibleThread } from './comments.present.js';
 import { commentsRepo } from './comments.repo.js';
 import type { CommentCreateBody } from './comments.schema.js';
@@ -25,14 +29,15 @@ async function accessComment(ctx: Ctx, commentId: string, min: Role, givenWorksp
   const row = await commentsRepo.find(ctx.db, commentId);
   if (!row || (givenWorkspaceId && givenWorkspaceId !== row.workspaceId)) throw notFound('Comment', commentId);
   let role: Role;
+  let page: { spaceId: string; title: string };
   try {
-    ({ role } = await requirePageAccess(ctx, row.pageId, min, { workspaceId: row.workspaceId }));
+    ({ role, page } = await requirePageAccess(ctx, row.pageId, min, { workspaceId: row.workspaceId }));
   } catch (err) {
     if (err instanceof AppError && err.code === 'NOT_FOUND') throw notFound('Comment', commentId);
     throw err;
   }
   if (row.deletedAt) throw gone('Comment', commentId);
-  return { row, role };
+  return { row, role, page };
 }
 
 async function read(ctx: Ctx, commentId: string) {
@@ -48,7 +53,7 @@ export async function getComment(ctx: Ctx, commentId: string, givenWorkspaceId?:
 
 export async function createComment(ctx: Ctx, input: z.infer<typeof CommentCreateBody>) {
   const actor = requireActor(ctx);
-  await requirePageAccess(ctx, input.pageId, 'editor', { workspaceId: input.workspaceId });
+  const { page } = await requirePageAccess(ctx, input.pageId, 'editor', { workspaceId: input.workspaceId });
   if (input.parentId) {
     const parent = await commentsRepo.find(ctx.db, input.parentId);
     if (!parent || parent.pageId !== input.pageId || parent.workspaceId !== input.workspaceId)
@@ -56,14 +61,24 @@ export async function createComment(ctx: Ctx, input: z.infer<typeof CommentCreat
     if (parent.deletedAt) throw validation('parentId', 'deleted', 'Cannot reply to a deleted comment');
   }
   const id = newId();
-  await commentsRepo.insert(ctx.db, {
-    id,
-    workspaceId: input.workspaceId,
-    pageId: input.pageId,
-    parentId: input.parentId ?? null,
-    text: input.text,
-    authorId: actor.userId,
+  const parentId = input.parentId ?? null;
+  await ctx.db.transaction().execute(async (trx) => {
+    await recordEvent(trx, ctx, {
+      workspaceId: input.workspaceId,
+      type: 'comment.created',
+      subject: { type: 'comment', id },
+      spaceId: page.spaceId,
+      pageId: input.pageId,
+      data: {
+        title: page.title,
+        parentCommentId: parentId,
+        threadParticipantIds: parentId ? await threadParticipantIds(trx, input.workspaceId, parentId) : [],
+        mentionedUserIds: newlyMentioned(null, input.text),
+      },
+    });
+    await commentsRepo.insert(trx, { id, workspaceId: input.workspaceId, pageId: input.pageId, parentId, text: input.text, authorId: actor.userId });
   });
+  await nudgeEventDispatch(ctx);
   return read(ctx, id);
 }
 
@@ -77,10 +92,23 @@ export async function updateComment(ctx: Ctx, commentId: string, input: { text: 
 
 export async function resolveComment(ctx: Ctx, commentId: string, input: { workspaceId: string; resolved: boolean }) {
   const actor = requireActor(ctx);
-  const { row } = await accessComment(ctx, commentId, 'editor', input.workspaceId);
+  const { row, page } = await accessComment(ctx, commentId, 'editor', input.workspaceId);
   // Resolving a resolved comment keeps who resolved it first and when.
-  if (input.resolved !== (row.resolvedAt !== null))
-    await commentsRepo.setResolved(ctx.db, row.workspaceId, commentId, input.resolved ? actor.userId : null, input.resolved ? ctx.now() : null);
+  if (input.resolved !== (row.resolvedAt !== null)) {
+    await ctx.db.transaction().execute(async (trx) => {
+      await commentsRepo.setResolved(trx, row.workspaceId, commentId, input.resolved ? actor.userId : null, input.resolved ? ctx.now() : null);
+      if (input.resolved)
+        await recordEvent(trx, ctx, {
+          workspaceId: row.workspaceId,
+          type: 'comment.resolved',
+          subject: { type: 'comment', id: commentId },
+          spaceId: page.spaceId,
+          pageId: row.pageId,
+          data: { title: page.title, authorId: row.authorId, parentCommentId: row.parentId },
+        });
+    });
+    if (input.resolved) await nudgeEventDispatch(ctx);
+  }
   return read(ctx, commentId);
 }
 

@@ -4,6 +4,9 @@ import type { AreaJobs } from '../../jobs/registry.js';
 import { type JobContext, PermanentJobError } from '../../jobs/worker.js';
 import type { ClaimedJob } from '../../jobs/queue.js';
 import { requesterCtx } from '../../jobs/requester.js';
+import { finishedEvent } from '../events/events.finished.js';
+import { nudgeEventDispatch } from '../events/events.jobs.js';
+import { recordEvent } from '../events/events.record.js';
 import { buildExport } from './exports.build.js';
 import { requireExportSource } from './exports.policy.js';
 import { exportsRepo } from './exports.repo.js';
@@ -26,13 +29,27 @@ async function runExport(job: ClaimedJob, jc: JobContext) {
     const source = await requireExportSource(ctx, { workspaceId: row.workspaceId, spaceId: row.spaceId, pageId: row.pageId ?? undefined });
     await exportsRepo.markRunning(jc.db, row.workspaceId, row.id, ctx.now());
     const zip = await buildExport(ctx, { ...row, spaceId: source.spaceId }, jc.signal);
-    await exportsRepo.succeed(jc.db, row.workspaceId, row.id, zip, ctx.now());
+    await jc.db.transaction().execute(async (trx) => {
+      await exportsRepo.succeed(trx, row.workspaceId, row.id, zip, ctx.now());
+      await recordEvent(
+        trx,
+        ctx,
+        finishedEvent('export', { ...row, spaceId: source.spaceId }, row.pageId, 'succeeded', { size: zip.size, format: row.format }),
+      );
+    });
+    await nudgeEventDispatch(ctx);
     return { exportId, ...zip };
   } catch (err) {
     const permanent = err instanceof AppError;
     const final = permanent || job.attempts >= job.maxAttempts;
     const message = err instanceof Error ? err.message : String(err);
-    await exportsRepo.setFailure(jc.db, row.workspaceId, row.id, permanent ? message : `export failed: ${message}`, final, ctx.now());
+    const failedForGood = await jc.db.transaction().execute(async (trx) => {
+      const [res] = await exportsRepo.setFailure(trx, row.workspaceId, row.id, permanent ? message : `export failed: ${message}`, final, ctx.now());
+      if (!final || !Number(res?.numUpdatedRows)) return false;
+      await recordEvent(trx, ctx, finishedEvent('export', row, row.pageId, 'failed', { error: message }));
+      return true;
+    });
+    if (failedForGood) await nudgeEventDispatch(ctx);
     if (permanent) throw new PermanentJobError(message);
     throw err;
   }

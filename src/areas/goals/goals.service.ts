@@ -6,6 +6,7 @@ import { requireSpaceRole } from '../spaces/spaces.policy.js';
 import { requireScopedRole, requireWriteTarget, visibleToActor } from '../tasks/tasks.policy.js';
 import { tasksRepo } from '../tasks/tasks.repo.js';
 import { type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
+import { withGoalProgressEvents } from './goals.events.js';
 import { type GoalTaskRecord, presentGoal } from './goals.present.js';
 import { goalsRepo } from './goals.repo.js';
 import type { GoalCreateBody, GoalListQuery, GoalUpdateBody } from './goals.schema.js';
@@ -111,7 +112,7 @@ async function visibleTask(ctx: Ctx, workspaceId: string, taskId: string) {
 export async function linkTask(ctx: Ctx, workspaceId: string, goalId: string, taskId: string) {
   await goalInScope(ctx, workspaceId, goalId, 'editor');
   if (!(await visibleTask(ctx, workspaceId, taskId))) throw validation('taskId', 'not_found', 'taskId: no such task in this workspace');
-  await goalsRepo.link(ctx.db, workspaceId, goalId, taskId, ctx.now());
+  await withGoalProgressEvents(ctx, workspaceId, [goalId], (trx) => goalsRepo.link(trx, workspaceId, goalId, taskId, ctx.now()));
   return {
     success: true as const,
     goal: { id: goalId, taskCount: await goalsRepo.taskCount(ctx.db, workspaceId, goalId, visibleToActor(ctx, 't.spaceId', workspaceId)) },
@@ -122,7 +123,7 @@ export async function linkTask(ctx: Ctx, workspaceId: string, goalId: string, ta
 export async function unlinkTask(ctx: Ctx, workspaceId: string, goalId: string, taskId: string) {
   await goalInScope(ctx, workspaceId, goalId, 'editor');
   if (!(await visibleTask(ctx, workspaceId, taskId))) throw notFound('Task', taskId);
-  await goalsRepo.unlink(ctx.db, workspaceId, goalId, taskId);
+  await withGoalProgressEvents(ctx, workspaceId, [goalId], (trx) => goalsRepo.unlink(trx, workspaceId, goalId, taskId));
   return {
     success: true as const,
     goal: { id: goalId, taskCount: await goalsRepo.taskCount(ctx.db, workspaceId, goalId, visibleToActor(ctx, 't.spaceId', workspaceId)) },

@@ -5,6 +5,9 @@ import type { ClaimedJob } from '../../jobs/queue.js';
 import type { AreaJobs } from '../../jobs/registry.js';
 import { requesterCtx } from '../../jobs/requester.js';
 import { type JobContext, PermanentJobError } from '../../jobs/worker.js';
+import { finishedEvent } from '../events/events.finished.js';
+import { nudgeEventDispatch } from '../events/events.jobs.js';
+import { recordEvent } from '../events/events.record.js';
 import { limitsOf, maxFileBytes } from './imports.limits.js';
 import { importsRepo } from './imports.repo.js';
 import { runImport } from './imports.run.js';
@@ -44,7 +47,13 @@ async function runImportJob(job: ClaimedJob, jc: JobContext) {
     const error = permanent
       ? { code: err.code, message: err.message, details: err.details }
       : { code: 'INTERNAL_ERROR', message: `import failed: ${message}`, details: {} };
-    await importsRepo.setFailure(jc.db, row.workspaceId, row.id, error, [], final, ctx.now());
+    const failedForGood = await jc.db.transaction().execute(async (trx) => {
+      const [res] = await importsRepo.setFailure(trx, row.workspaceId, row.id, error, [], final, ctx.now());
+      if (!final || !Number(res?.numUpdatedRows)) return false;
+      await recordEvent(trx, ctx, finishedEvent('import', row, row.parentPageId, 'failed', { error: error.message }));
+      return true;
+    });
+    if (failedForGood) await nudgeEventDispatch(ctx);
     if (final) await deleteBlobs(jc.env.blobs, [row.blobKey], ctx.log);
     if (permanent) throw new PermanentJobError(message);
     throw err;

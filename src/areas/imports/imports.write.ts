@@ -3,6 +3,9 @@ import { deleteBlobs } from '../../blobs/index.js';
 import { type Ctx, requireActor } from '../../context.js';
 import { newId } from '../../ids.js';
 import { attachmentsRepo } from '../attachments/attachments.repo.js';
+import { finishedEvent } from '../events/events.finished.js';
+import { nudgeEventDispatch } from '../events/events.jobs.js';
+import { recordEvent } from '../events/events.record.js';
 import { historyRepo } from '../pages/history/history.repo.js';
 import { placePosition } from '../pages/pages.position.js';
 import { type NewPage, pagesRepo } from '../pages/pages.repo.js';
@@ -104,7 +107,9 @@ export async function writeImport(
       });
       for (let i = 0; i < attachmentRows.length; i += CHUNK) await attachmentsRepo.insertMany(trx, attachmentRows.slice(i, i + CHUNK));
       await importsRepo.succeed(trx, row.workspaceId, row.id, result, warnings, now);
+      await recordEvent(trx, ctx, finishedEvent('import', row, row.parentPageId, 'succeeded', { pages: result.pages, attachments: result.attachments }));
     });
+    await nudgeEventDispatch(ctx);
   } catch (err) {
     await deleteBlobs(
       ctx.env.blobs,

@@ -10,6 +10,8 @@ import { recordAudit } from '../audit/audit.record.js';
 import { createUser } from '../auth/auth.service.js';
 import { startSession } from '../auth/sessions.js';
 import { hashApiKey, newLinkToken } from '../auth/tokens.js';
+import { nudgeEventDispatch } from '../events/events.jobs.js';
+import { recordEvent } from '../events/events.record.js';
 import { presentUser } from '../users/users.present.js';
 import { usersRepo } from '../users/users.repo.js';
 import { memberRole, type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
@@ -131,7 +133,7 @@ export async function previewInvitation(ctx: Ctx, token: string) {
  */
 export async function acceptInvitation(ctx: Ctx, token: string, input: z.infer<typeof InvitationAcceptBody>) {
   if (ctx.actor?.readOnly) throw readOnlyKeyRefusal();
-  return ctx.db.transaction().execute(async (trx) => {
+  const accepted = await ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
     const invitation = await usableInvitation(tx, token, true);
     const { workspaceId, email } = invitation;
@@ -153,6 +155,14 @@ export async function acceptInvitation(ctx: Ctx, token: string, input: z.infer<t
         targetId: user.id,
         details: { role: invitation.role, via: 'invitation' },
       });
+    if (!current)
+      await recordEvent(trx, ctx, {
+        workspaceId,
+        actorId,
+        type: 'member.joined',
+        subject: { type: 'member', id: user.id },
+        data: { userId: user.id, name: user.name, role: invitation.role, via: 'invitation', invitedBy: invitation.invitedBy ?? null },
+      });
     const session = ctx.actor ? null : await startSession(tx, user.id, 'invitation');
     return {
       workspaceId,
@@ -161,6 +171,8 @@ export async function acceptInvitation(ctx: Ctx, token: string, input: z.infer<t
       ...(session ? { token: session.token, expiresAt: session.expiresAt.toISOString() } : {}),
     };
   });
+  await nudgeEventDispatch(ctx);
+  return accepted;
 }
 
 async function invitedAccount(ctx: Ctx, userId: string, invitedEmail: string) {

@@ -7,16 +7,16 @@ import { type Expression, type SqlBool, sql } from 'kysely';
  */
 
 /** The groups the user is in within the workspace, as a subquery. */
-function groupsOfSql(workspaceId: string | Expression<string>, userId: string) {
+function groupsOfSql(workspaceId: string | Expression<string>, userId: string | Expression<string>) {
   return sql`(select gm.group_id from group_members gm where gm.user_id = ${userId} and gm.workspace_id = ${workspaceId})`;
 }
 
 /**
  * True when no restriction above page `pageRef` (a column reference, e.g. `sql.ref('p.id')`) shuts the user out:
  * for every restriction on its path, the user holds a grant, directly or through a group. Unrestricted pages pass
- * with one index probe. `workspaceId` may be a column reference too (`sql.ref('p.workspace_id')`).
+ * with one index probe. `workspaceId` and `userId` may be column references too (`sql.ref('p.workspace_id')`).
  */
-export function pageOpenToSql(pageRef: Expression<string>, workspaceId: string | Expression<string>, userId: string): Expression<SqlBool> {
+export function pageOpenToSql(pageRef: Expression<string>, workspaceId: string | Expression<string>, userId: string | Expression<string>): Expression<SqlBool> {
   return sql<SqlBool>`not exists (select 1 from page_restricted_by prb
     where prb.page_id = ${pageRef}
       and not exists (select 1 from page_restriction_grants prg

@@ -6,6 +6,9 @@ import { schema } from '../../editor/index.js';
 import { AppError, forbidden, gone, notFound, validation } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { documentToMarkdownOffThread } from '../../workers/offload.js';
+import { nudgeEventDispatch } from '../events/events.jobs.js';
+import { type NewEvent, recordEvent, recordEvents } from '../events/events.record.js';
+import { newlyMentioned } from '../events/mentions.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
 import { slugify } from '../spaces/spaces.service.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
@@ -86,7 +89,16 @@ export async function createPage(ctx: Ctx, input: z.infer<typeof PageCreateBody>
       createdBy: actor.userId,
       createdAt: now,
     });
+    await recordEvent(trx, ctx, {
+      workspaceId,
+      type: 'page.created',
+      subject: { type: 'page', id },
+      spaceId,
+      pageId: id,
+      data: { title: input.title, parentId, mentionedUserIds: newlyMentioned(null, body.json) },
+    });
   });
+  await nudgeEventDispatch(ctx);
   return presentPage(await pageOrThrow(ctx, workspaceId, id));
 }
 
@@ -184,6 +196,35 @@ function summaryOf(titleChanged: boolean, contentChanged: boolean): string {
   return titleChanged ? 'Edited title' : 'Edited content';
 }
 
+/**
+ * The events of a REST page update: `page.updated` when its title or content changed (with the people the new content
+ * newly mentions), `page.moved` when it went under another parent. An icon or a reorder among siblings makes none.
+ */
+function pageUpdateEvents(
+  current: { id: string; workspaceId: string; spaceId: string; parentId: string | null; title: string; content: unknown; version: number },
+  patch: PagePatch,
+  changed: { titleChanged: boolean; contentChanged: boolean },
+): NewEvent[] {
+  const base = { workspaceId: current.workspaceId, subject: { type: 'page' as const, id: current.id }, spaceId: current.spaceId, pageId: current.id };
+  const title = patch.title ?? current.title;
+  const events: NewEvent[] = [];
+  if (changed.titleChanged || changed.contentChanged)
+    events.push({
+      ...base,
+      type: 'page.updated',
+      data: {
+        title,
+        version: patch.version,
+        titleChanged: changed.titleChanged,
+        contentChanged: changed.contentChanged,
+        ...(changed.titleChanged ? { from: current.title, to: title } : {}),
+        mentionedUserIds: changed.contentChanged ? newlyMentioned(current.content, patch.content) : [],
+      },
+    });
+  if (patch.parentId !== undefined) events.push({ ...base, type: 'page.moved', data: { title, from: current.parentId, to: patch.parentId } });
+  return events;
+}
+
 export async function updatePage(ctx: Ctx, pageId: string, input: z.infer<typeof PageUpdateBody>) {
   return (await updatePageIfMatch(ctx, pageId, input)).page;
 }
@@ -199,6 +240,7 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
   const body = await resolveBody(ctx, input, false);
   const now = ctx.now();
   let live: LiveChange | null = null;
+  let recorded = 0;
   await ctx.db.transaction().execute(async (trx) => {
     const treeChange = input.parentId !== undefined || placementGiven(input);
     if (treeChange) await pagesRepo.lockSpaceTree(trx, spaceId);
@@ -256,7 +298,11 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
       });
     }
     if (Object.keys(patch).length > 0) await pagesRepo.update(trx, workspaceId, pageId, patch, actor.userId, now);
+    const events = pageUpdateEvents(current, patch, { titleChanged, contentChanged });
+    await recordEvents(trx, ctx, events);
+    recorded = events.length;
   });
+  if (recorded) await nudgeEventDispatch(ctx);
   await announceLiveChange(ctx, pageId, live);
   const row = await pageOrThrow(ctx, workspaceId, pageId);
   return { page: presentPage(row), etag: pageEtag(row.version) };

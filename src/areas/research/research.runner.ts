@@ -5,6 +5,8 @@ import type { Db } from '../../db/index.js';
 import type { ResearchCoverage, ResearchReportData, ResearchSource } from '../../db/tables/research.js';
 import type { ClaimedJob } from '../../jobs/queue.js';
 import { type JobContext, type JobHandler, PermanentJobError } from '../../jobs/worker.js';
+import { nudgeEventDispatch } from '../events/events.jobs.js';
+import { recordEvent } from '../events/events.record.js';
 import { memberRole } from '../workspaces/workspaces.policy.js';
 import { writeExtractive } from './report/extractive.js';
 import { llmConfigured, writeWithLlm } from './report/llm.js';
@@ -182,14 +184,27 @@ async function completeRun(run: ResearchRun, ctx: Ctx, gathered: Gathered, space
     content = assemble(w.written, w.selection, gathered.coverage, notes);
   }
   const now = new Date();
-  await researchRepo.complete(db, row.workspaceId, row.id, {
-    report: reportData(w, gathered, content),
-    pageId: saved.pageId,
-    timeSpent: secondsSince(run.startedAt, now),
-    sourcesSearched: run.counts.sourcesSearched,
-    documentsFound: run.counts.documentsFound,
-    now,
+  const completed = await db.transaction().execute(async (trx) => {
+    const done = await researchRepo.complete(trx, row.workspaceId, row.id, {
+      report: reportData(w, gathered, content),
+      pageId: saved.pageId,
+      timeSpent: secondsSince(run.startedAt, now),
+      sourcesSearched: run.counts.sourcesSearched,
+      documentsFound: run.counts.documentsFound,
+      now,
+    });
+    if (done)
+      await recordEvent(trx, ctx, {
+        workspaceId: row.workspaceId,
+        type: 'research.completed',
+        subject: { type: 'research', id: row.id },
+        spaceId,
+        pageId: saved.pageId,
+        data: { title: row.topic, requestedBy: row.createdBy, pageId: saved.pageId, documentsFound: run.counts.documentsFound },
+      });
+    return done;
   });
+  if (completed) await nudgeEventDispatch(ctx);
   return saved.pageId;
 }
 

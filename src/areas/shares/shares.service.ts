@@ -6,6 +6,8 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordAudit } from '../audit/audit.record.js';
 import { hashApiKey, newLinkToken } from '../auth/tokens.js';
+import { nudgeEventDispatch } from '../events/events.jobs.js';
+import { recordEvent } from '../events/events.record.js';
 import { requirePageAccess } from '../pages/pages.policy.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { requirePublishRights, requireRevokeRights } from './shares.policy.js';
@@ -54,8 +56,17 @@ export async function publishPage(ctx: Ctx, pageId: string, input: z.infer<typeo
         createdBy: requireActor(ctx).userId,
       });
       await audit('share.created', id, settings);
+      await recordEvent(trx, ctx, {
+        workspaceId: page.workspaceId,
+        type: 'page.published',
+        subject: { type: 'page', id: pageId },
+        spaceId: page.spaceId,
+        pageId,
+        data: { title: page.title, shareId: id, ...settings, newLink: !!existing },
+      });
       return { id, token };
     });
+    if (token) await nudgeEventDispatch(ctx);
     const row = await sharesRepo.find(ctx.db, id);
     if (!row) throw new Error('a share just written is missing');
     return { created: token !== null, result: { share: presentShare(row), url: token ? shareUrl(ctx, token) : null } };

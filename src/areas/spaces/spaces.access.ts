@@ -16,7 +16,7 @@ export const roleRankSql = (column: Expression<string>) => sql<number>`case ${co
  * as a rank (null for none). Stale grants of users who left the workspace are ignored by the callers, which
  * require workspace membership first.
  */
-export function spaceRankSql(spaceRef: Expression<string>, workspaceId: string, userId: string) {
+export function spaceRankSql(spaceRef: Expression<string>, workspaceId: string | Expression<string>, userId: string | Expression<string>) {
   return sql<number | null>`(select max(${roleRankSql(sql.ref('sm.role'))}) from space_members sm
     where sm.space_id = ${spaceRef} and sm.workspace_id = ${workspaceId}
       and (sm.user_id = ${userId}

@@ -2,9 +2,12 @@ import type { z } from 'zod';
 import { type Ctx, requireActor } from '../../context.js';
 import { notFound, validation } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { nudgeEventDispatch } from '../events/events.jobs.js';
+import { recordEvent } from '../events/events.record.js';
 import { projectsRepo } from '../projects/projects.repo.js';
 import { resolveWorkspaceId } from '../workspaces/workspace-context.js';
 import { type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
+import { changeTask, deleteTaskWithEvents } from './tasks.events.js';
 import { requireScopedRole, requireWriteTarget, visibleToActor } from './tasks.policy.js';
 import { presentTask, presentTaskDetail } from './tasks.present.js';
 import { type TaskPatch, tasksRepo } from './tasks.repo.js';
@@ -64,7 +67,15 @@ export async function createTask(ctx: Ctx, input: z.infer<typeof TaskCreateBody>
       ctx.now(),
     );
     if (input.labels?.length) await tasksRepo.setLabels(trx, ws, id, input.labels);
+    await recordEvent(trx, ctx, {
+      workspaceId: ws,
+      type: 'task.created',
+      subject: { type: 'task', id },
+      spaceId: input.spaceId ?? null,
+      data: { title: input.title, status: input.status ?? 'todo', assigneeId: input.assigneeId ?? null },
+    });
   });
+  await nudgeEventDispatch(ctx);
   return readDetail(ctx, ws, id);
 }
 
@@ -117,31 +128,28 @@ export async function updateTask(ctx: Ctx, taskId: string, input: z.infer<typeof
     spaceId: input.spaceId,
     dueDate: input.dueDate,
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await tasksRepo.update(trx, ws, taskId, patch, ctx.now());
-    if (input.labels) await tasksRepo.setLabels(trx, ws, taskId, input.labels);
-  });
+  await changeTask(ctx, ws, taskId, patch, input.labels);
   return readDetail(ctx, ws, taskId);
 }
 
 /** Sets status done and stamps completedAt (kept when the task was already done). */
 export async function completeTask(ctx: Ctx, taskId: string, workspaceId?: string) {
   const scope = await taskInScope(ctx, taskId, 'editor', workspaceId);
-  await tasksRepo.update(ctx.db, scope.workspaceId, taskId, { status: 'done' }, ctx.now());
+  await changeTask(ctx, scope.workspaceId, taskId, { status: 'done' });
   return readDetail(ctx, scope.workspaceId, taskId);
 }
 
 export async function assignTask(ctx: Ctx, taskId: string, input: z.infer<typeof TaskAssignBody>) {
   const scope = await taskInScope(ctx, taskId, 'editor', input.workspaceId);
   await requireAssignable(ctx, scope.workspaceId, input.assigneeId);
-  await tasksRepo.update(ctx.db, scope.workspaceId, taskId, { assigneeId: input.assigneeId }, ctx.now());
+  await changeTask(ctx, scope.workspaceId, taskId, { assigneeId: input.assigneeId });
   return readDetail(ctx, scope.workspaceId, taskId);
 }
 
 /** Deletes the task with its labels and goal links. */
 export async function deleteTask(ctx: Ctx, taskId: string, workspaceId?: string) {
   const scope = await taskInScope(ctx, taskId, 'editor', workspaceId);
-  await tasksRepo.delete(ctx.db, scope.workspaceId, taskId);
+  await deleteTaskWithEvents(ctx, scope.workspaceId, taskId);
   return { id: taskId, deleted: true as const };
 }
 

@@ -4,6 +4,8 @@ import { isUniqueViolation } from '../../db/index.js';
 import { AppError, alreadyExists, forbidden, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordAudit } from '../audit/audit.record.js';
+import { nudgeEventDispatch } from '../events/events.jobs.js';
+import { recordEvent } from '../events/events.record.js';
 import { groupsRepo } from '../groups/groups.repo.js';
 import { spacesRepo } from '../spaces/spaces.repo.js';
 import { usersRepo } from '../users/users.repo.js';
@@ -79,7 +81,14 @@ export async function addMember(ctx: Ctx, workspaceId: string, input: z.infer<ty
     await ctx.db.transaction().execute(async (trx) => {
       await workspacesRepo.insertMember(trx, workspaceId, input.userId, input.role);
       await recordAudit(trx, ctx, { workspaceId, action: 'member.added', targetType: 'user', targetId: input.userId, details: { role: input.role } });
+      await recordEvent(trx, ctx, {
+        workspaceId,
+        type: 'member.joined',
+        subject: { type: 'member', id: input.userId },
+        data: { userId: input.userId, name: user.name, role: input.role, via: 'added' },
+      });
     });
+    await nudgeEventDispatch(ctx);
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists('This user is already a member of the workspace', 'userId');
     throw err;
@@ -132,6 +141,13 @@ export async function removeMember(ctx: Ctx, workspaceId: string, userId: string
     await spacesRepo.deleteUserGrants(trx, workspaceId, userId);
     await groupsRepo.removeFromAllGroups(trx, workspaceId, userId);
     await recordAudit(trx, ctx, { workspaceId, action: 'member.removed', targetType: 'user', targetId: userId, details: { role: member.role } });
+    await recordEvent(trx, ctx, {
+      workspaceId,
+      type: 'member.removed',
+      subject: { type: 'member', id: userId },
+      data: { userId, name: member.name, role: member.role, left: userId === actor.userId },
+    });
   });
+  await nudgeEventDispatch(ctx);
   return { id: userId, deleted: true as const };
 }

@@ -31,6 +31,8 @@ import * as m0029 from './0029_user_identities.js';
 import * as m0030 from './0030_shares.js';
 import * as m0031 from './0031_api_key_workspace.js';
 import * as m0032 from './0032_domain_events.js';
+import * as m0033 from './0033_notifications.js';
+import * as m0034 from './0034_webhooks.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +68,6 @@ export const migrations: Record<string, Migration> = {
   '0030_shares': m0030,
   '0031_api_key_workspace': m0031,
   '0032_domain_events': m0032,
+  '0033_notifications': m0033,
+  '0034_webhooks': m0034,
 };

@@ -4,6 +4,7 @@ import { IconCheck, IconChevronDown, IconLogout, IconMoon, IconPlus, IconSetting
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../features/auth/session';
+import { NotificationBell } from '../features/notifications/NotificationBell';
 import { loadPageScreen } from '../features/pages/prefetch';
 import { SearchLauncher } from '../features/search/SearchLauncher';
 import { SpacesNav } from '../features/spaces/SpacesNav';
@@ -129,6 +130,7 @@ export function Shell() {
           </Group>
           <Group gap="xs" wrap="nowrap">
             <SearchLauncher />
+            <NotificationBell />
             <UserMenu />
           </Group>
         </Group>

@@ -3,6 +3,9 @@ import { documentToText } from '../../../editor/index.js';
 import { gone, notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
 import { documentToMarkdownOffThread } from '../../../workers/offload.js';
+import { nudgeEventDispatch } from '../../events/events.jobs.js';
+import { recordEvent } from '../../events/events.record.js';
+import { newlyMentioned } from '../../events/mentions.js';
 import { announceLiveChange, type LiveChange, liveChangeOf } from '../pages.live.js';
 import { requirePageAccess } from '../pages.policy.js';
 import { presentPage } from '../pages.present.js';
@@ -95,7 +98,16 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
       actor.userId,
       now,
     );
+    await recordEvent(trx, ctx, {
+      workspaceId,
+      type: 'page.updated',
+      subject: { type: 'page', id: pageId },
+      spaceId: current.spaceId,
+      pageId,
+      data: { title: entry.title, version, restoredVersion: entry.version, mentionedUserIds: newlyMentioned(current.content, entry.content) },
+    });
   });
+  await nudgeEventDispatch(ctx);
   await announceLiveChange(ctx, pageId, live);
   const row = await pagesRepo.find(ctx.db, workspaceId, pageId, requireActor(ctx).userId);
   if (!row) throw notFound('Page', pageId);

@@ -3,6 +3,8 @@ import { type BlobStore, deleteBlobs } from '../../../blobs/index.js';
 import { type Ctx, requireActor } from '../../../context.js';
 import type { Db } from '../../../db/index.js';
 import { gone, notFound, validation } from '../../../errors.js';
+import { nudgeEventDispatch } from '../../events/events.jobs.js';
+import { recordEvent } from '../../events/events.record.js';
 import { readableSpaceIds } from '../../spaces/spaces.access.js';
 import { requireSpaceRole } from '../../spaces/spaces.policy.js';
 import { memberScope, requireWorkspaceRole } from '../../workspaces/workspaces.policy.js';
@@ -13,6 +15,16 @@ import { trashRepo } from './trash.repo.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
+/** One event about a page of the trash (its subtree counted in `pageCount`). */
+const pageEvent = (page: { id: string; workspaceId: string; spaceId: string; title: string }, type: 'page.trashed' | 'page.restored', data: object) => ({
+  workspaceId: page.workspaceId,
+  type,
+  subject: { type: 'page' as const, id: page.id },
+  spaceId: page.spaceId,
+  pageId: page.id,
+  data: { title: page.title, ...data },
+});
+
 /** Moves the page and all its descendants to the trash (one statement). */
 export async function deletePage(ctx: Ctx, pageId: string, workspaceId?: string) {
   const actor = requireActor(ctx);
@@ -21,7 +33,9 @@ export async function deletePage(ctx: Ctx, pageId: string, workspaceId?: string)
     await pagesRepo.lockSpaceTree(trx, page.spaceId);
     const n = await trashRepo.trashSubtree(trx, page.workspaceId, pageId, actor.userId, ctx.now());
     if (n === 0) throw gone('Page', pageId);
+    await recordEvent(trx, ctx, pageEvent(page, 'page.trashed', { pageCount: n }));
   });
+  await nudgeEventDispatch(ctx);
   return { id: pageId, deleted: true as const };
 }
 
@@ -34,8 +48,10 @@ export async function recoverPage(ctx: Ctx, pageId: string, workspaceId?: string
     const ref = await pagesRepo.findTrashRef(trx, page.workspaceId, pageId);
     if (!ref) throw notFound('Page', pageId);
     if (!ref.deletedAt || !ref.trashRootId) throw validation('pageId', 'not_in_trash', 'This page is not in the trash');
-    await trashRepo.recoverSubtree(trx, page.workspaceId, pageId, ref.trashRootId, actor.userId, ctx.now());
+    const n = await trashRepo.recoverSubtree(trx, page.workspaceId, pageId, ref.trashRootId, actor.userId, ctx.now());
+    await recordEvent(trx, ctx, pageEvent(page, 'page.restored', { pageCount: n }));
   });
+  await nudgeEventDispatch(ctx);
   const row = await pagesRepo.find(ctx.db, page.workspaceId, pageId, actor.userId);
   if (!row) throw notFound('Page', pageId);
   return presentPage(row);

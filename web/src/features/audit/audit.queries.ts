@@ -46,6 +46,7 @@ export const ACTION_GROUPS: { value: string; label: string; actions: AuditAction
     actions: ['share.created', 'share.updated', 'share.revoked', 'page_restriction.set', 'page_restriction.removed'],
   },
   { value: 'exports', label: 'Exports', actions: ['export.created'] },
+  { value: 'webhooks', label: 'Webhooks', actions: ['webhook.created', 'webhook.updated', 'webhook.deleted', 'webhook.secret_rotated'] },
 ];
 
 export interface AuditFilter {

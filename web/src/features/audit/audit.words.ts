@@ -68,6 +68,14 @@ export function describeEntry(entry: AuditEntry): string {
       return `${who} revoked a public link`;
     case 'export.created':
       return `${who} exported ${text('pageId') ? 'a page' : 'a space'}${text('format') ? ` as ${text('format') === 'html' ? 'HTML' : 'Markdown'}` : ''}`;
+    case 'webhook.created':
+      return `${who} added a webhook${text('url') ? ` to ${text('url')}` : ''}`;
+    case 'webhook.updated':
+      return `${who} changed a webhook`;
+    case 'webhook.deleted':
+      return `${who} deleted a webhook${text('url') ? ` to ${text('url')}` : ''}`;
+    case 'webhook.secret_rotated':
+      return `${who} rotated a webhook’s signing secret`;
     default:
       return `${who}: ${entry.action}`;
   }

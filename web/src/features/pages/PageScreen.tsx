@@ -13,6 +13,7 @@ import { ScreenLoader } from '../../ui/ScreenLoader';
 import { useUser } from '../auth/session';
 import { ExportButton } from '../exports/ExportButton';
 import { ImportButton } from '../imports/ImportButton';
+import { WatchButton } from '../notifications/WatchButton';
 import { PublishButton } from '../shares/PublishButton';
 import { useCurrentSpace } from '../spaces/spaces.queries';
 import { canEditIn, pageIdOf, paths, useWorkspace } from '../workspaces/workspace-context';
@@ -120,6 +121,7 @@ function PageBody({ page }: { page: EditablePage }) {
         <Group gap="xs" wrap="wrap">
           <PeopleHere others={collab.others} />
           <SaveStatus collab={collab} title={titleSave} readOnly={!canEdit} />
+          <WatchButton target={{ type: 'page', id: page.id }} compact />
           <Button component={Link} to={`${pagePath}/history`} variant="default" size="xs" leftSection={<IconHistory size={14} />}>
             History
           </Button>

@@ -1,8 +1,10 @@
 import { Box, Button, Group, NavLink, Stack, Title } from '@mantine/core';
-import { IconBug, IconDevices, IconFolders, IconHistory, IconKey, IconRefresh, IconSettings, IconUsers, IconUsersGroup } from '@tabler/icons-react';
+import { IconBell, IconBug, IconDevices, IconFolders, IconHistory, IconKey, IconRefresh, IconSettings, IconUsers, IconUsersGroup, IconWebhook } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
 import { AuditLogSection } from '../audit/AuditLogSection';
+import { NotificationPreferencesSection } from '../notifications/NotificationPreferencesSection';
+import { WebhooksSection } from '../webhooks/WebhooksSection';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
 import { ApiKeysSection } from './ApiKeysSection';
 import { BugReportsSection } from './BugReportsSection';
@@ -29,9 +31,11 @@ function sectionsFor(role: string | null | undefined): Section[] {
     { slug: 'groups', label: 'Groups', icon: <IconUsersGroup size={16} />, element: <GroupsSection /> },
     { slug: 'api-keys', label: 'API keys', icon: <IconKey size={16} />, element: <ApiKeysSection /> },
     { slug: 'sessions', label: 'Sessions', icon: <IconDevices size={16} />, element: <SessionsSection /> },
+    { slug: 'notifications', label: 'Notifications', icon: <IconBell size={16} />, element: <NotificationPreferencesSection /> },
     { slug: 'sync', label: 'Sync', icon: <IconRefresh size={16} />, element: <SyncSection /> },
     { slug: 'bug-reports', label: 'Bug reports', icon: <IconBug size={16} />, element: <BugReportsSection />, adminOnly: true },
     { slug: 'audit-log', label: 'Audit log', icon: <IconHistory size={16} />, element: <AuditLogSection />, adminOnly: true },
+    { slug: 'webhooks', label: 'Webhooks', icon: <IconWebhook size={16} />, element: <WebhooksSection />, adminOnly: true },
   ];
   return all.filter((s) => !s.adminOnly || role === 'admin');
 }

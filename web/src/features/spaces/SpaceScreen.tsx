@@ -7,6 +7,7 @@ import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { ExportButton } from '../exports/ExportButton';
 import { ImportButton } from '../imports/ImportButton';
+import { WatchButton } from '../notifications/WatchButton';
 import { type PageSummary, pageKeys } from '../pages/pages.queries';
 import { useCreatePage } from '../pages/tree/tree.mutations';
 import { canEditIn, paths, useWorkspace } from '../workspaces/workspace-context';
@@ -56,6 +57,7 @@ function SpaceView({ space }: { space: SpaceSummary }) {
           {space.description && <Text c="dimmed">{space.description}</Text>}
         </Stack>
         <Group gap="xs">
+          <WatchButton target={{ type: 'space', id: space.id }} size="sm" />
           <Button component={Link} to={paths.trash(workspace.hostname, space.slug)} variant="default" leftSection={<IconTrash size={16} />}>
             Trash
           </Button>
