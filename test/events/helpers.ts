@@ -1,17 +1,8 @@
+import type { Selectable } from 'kysely';
+import type { DomainEventTable } from '../../src/db/tables/events.js';
 import type { TestApp } from '../helpers/app.js';
 
-export interface StoredEvent {
-  id: string;
-  workspaceId: string;
-  type: string;
-  actorId: string | null;
-  subjectType: string;
-  subjectId: string;
-  spaceId: string | null;
-  pageId: string | null;
-  data: Record<string, unknown>;
-  dispatchedAt: Date | null;
-}
+export type StoredEvent = Omit<Selectable<DomainEventTable>, 'data' | 'createdAt'> & { data: Record<string, unknown> };
 
 /** Every event in the outbox, oldest first. */
 export async function allEvents(t: TestApp): Promise<StoredEvent[]> {

@@ -126,6 +126,27 @@ describe('pages and comments', () => {
     expect(await about(admin, 'Discussed')).toEqual([]);
   });
 
+  it('editing a comment to add a mention notifies who it adds, once; the edit is no news to watchers', async () => {
+    const page = await newPage(t, admin, ws, space.id, { title: 'Edited comment' });
+    await t.request({ method: 'PUT', url: `/api/v1/pages/${page.id}/watch`, token: viewer.token });
+    const comment = await t.request({
+      method: 'POST',
+      url: '/api/v1/comments',
+      token: admin.token,
+      body: { workspaceId: ws, pageId: page.id, text: 'Who owns this?' },
+    });
+    expect(comment.status).toBe(201);
+    await dispatch(t);
+    const viewerBefore = (await about(viewer, 'Edited comment')).length;
+    for (const text of [`Who owns this? ${mentionOf(editor)}`, `Who owns this, ${mentionOf(editor)}?`]) {
+      const edit = await t.request({ method: 'PUT', url: `/api/v1/comments/${comment.body.data.id}`, token: admin.token, body: { workspaceId: ws, text } });
+      expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+      await dispatch(t);
+    }
+    expect((await about(editor, 'Edited comment')).map((n) => [n.kind, n.eventType])).toEqual([['mention', 'comment.updated']]);
+    expect(await about(viewer, 'Edited comment')).toHaveLength(viewerBefore);
+  });
+
   it('watching a page over REST brings its changes, not one’s own', async () => {
     const page = await newPage(t, admin, ws, space.id, { title: 'Watched over REST' });
     await dispatch(t);

@@ -193,6 +193,24 @@ describe('PUT and DELETE /v1/pages/:pageId/restriction', () => {
   });
 });
 
+describe('leaving the workspace', () => {
+  it('a removed member’s own grants go with them: re-added, they find the page closed', async () => {
+    const leaver = await createUser(t, 'Leaver');
+    await addMember(t, ws, admin, leaver, 'editor');
+    await addSpaceMembers(t, admin, ws, space, { userIds: [leaver.id], role: 'editor' });
+    const p = await newPage(t, editor, ws, space, { title: 'Kept close' });
+    expect((await put(editor, p.id, [{ userId: editor.id, role: 'editor' }, { userId: leaver.id, role: 'editor' }])).status).toBe(200);
+    expect((await t.request({ url: `/api/v1/pages/${p.id}`, token: leaver.token })).status).toBe(200);
+    const removed = await t.request({ method: 'DELETE', url: `/api/v1/workspaces/${ws}/members/${leaver.id}`, token: admin.token });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    await addMember(t, ws, admin, leaver, 'editor');
+    await addSpaceMembers(t, admin, ws, space, { userIds: [leaver.id], role: 'editor' });
+    expect((await t.request({ url: `/api/v1/pages/${p.id}`, token: leaver.token })).status).toBe(404);
+    const grants = (await access(editor, p.id)).body.data.restriction.grants.map((g: { id: string }) => g.id);
+    expect(grants).toEqual([editor.id]);
+  });
+});
+
 describe('MCP tools', () => {
   it('page_restrict, page_access_get and page_unrestrict', async () => {
     const p = await newPage(t, editor, ws, space, { title: 'Agent page' });

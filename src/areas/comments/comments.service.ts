@@ -84,9 +84,21 @@ export async function createComment(ctx: Ctx, input: z.infer<typeof CommentCreat
 
 export async function updateComment(ctx: Ctx, commentId: string, input: { text: string; workspaceId?: string }) {
   const actor = requireActor(ctx);
-  const { row } = await accessComment(ctx, commentId, 'editor', input.workspaceId);
+  const { row, page } = await accessComment(ctx, commentId, 'editor', input.workspaceId);
   if (row.authorId !== actor.userId) throw forbidden('Only the author can edit a comment', { commentId });
-  await commentsRepo.updateText(ctx.db, row.workspaceId, commentId, input.text, ctx.now());
+  await ctx.db.transaction().execute(async (trx) => {
+    await commentsRepo.updateText(trx, row.workspaceId, commentId, input.text, ctx.now());
+    await recordEvent(trx, ctx, {
+      workspaceId: row.workspaceId,
+      type: 'comment.updated',
+      subject: { type: 'comment', id: commentId },
+      spaceId: page.spaceId,
+      pageId: row.pageId,
+      // An edit that adds a mention tells that person, once; the people already named heard of it before.
+      data: { title: page.title, parentCommentId: row.parentId, mentionedUserIds: newlyMentioned(row.text, input.text) },
+    });
+  });
+  await nudgeEventDispatch(ctx);
   return read(ctx, commentId);
 }
 

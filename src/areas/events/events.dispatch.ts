@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import type { DomainEventTable } from '../../db/tables/events.js';
 import { afterNotificationsCommitted, fanOutNotifications } from '../notifications/notifications.fanout.js';
 import { afterWebhooksCommitted, fanOutWebhooks } from '../webhooks/webhooks.fanout.js';
 import type { DomainEvent, EventSubjectType, EventType } from './events.record.js';
@@ -11,18 +12,8 @@ interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-interface PendingRow {
-  id: string;
-  workspaceId: string;
-  type: string;
-  actorId: string | null;
-  subjectType: string;
-  subjectId: string;
-  spaceId: string | null;
-  pageId: string | null;
-  data: unknown;
-  createdAt: Date;
-}
+/** A claimed row as the raw query answers it (`data` may come back as text). */
+type PendingRow = Omit<Selectable<DomainEventTable>, 'dispatchedAt' | 'data'> & { data: unknown };
 
 const asEvent = (r: PendingRow): DomainEvent => ({
   ...r,

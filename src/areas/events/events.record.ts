@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'page.restored',
   'page.published',
   'comment.created',
+  'comment.updated',
   'comment.resolved',
   'task.created',
   'task.updated',

@@ -7,7 +7,7 @@ import { publishNotifications } from './notifications.stream.js';
 
 /*
  * Turns dispatched events into notifications (issue 16), inside the dispatcher's transaction. Who qualifies, by rule:
- *   mention  — data.mentionedUserIds of page.created, page.updated, comment.created (people newly @mentioned);
+ *   mention  — data.mentionedUserIds of page.created, page.updated, comment.created, comment.updated (people newly @mentioned);
  *   reply    — data.threadParticipantIds of comment.created;
  *   assigned — data.assigneeId of task.assigned, and of task.created;
  *   watch    — watchers of the event's page or of its space, for page.* and comment.* events.
@@ -17,7 +17,7 @@ import { publishNotifications } from './notifications.stream.js';
  * not one query per recipient.
  */
 
-const MENTION_EVENTS = new Set(['page.created', 'page.updated', 'comment.created']);
+const MENTION_EVENTS = new Set(['page.created', 'page.updated', 'comment.created', 'comment.updated']);
 
 const idsIn = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200) : [];
@@ -32,7 +32,8 @@ function namedRecipients(event: DomainEvent): Array<[string, PreferenceKind]> {
   return named;
 }
 
-const watchable = (event: DomainEvent) => event.type.startsWith('page.') || event.type.startsWith('comment.');
+/** Watchers hear of changes to pages and of comments on them; an edit to a comment is not news to them. */
+const watchable = (event: DomainEvent) => (event.type.startsWith('page.') || event.type.startsWith('comment.')) && event.type !== 'comment.updated';
 
 /**
  * Every (event, recipient, kind) a rule names, before access and preferences (the insert keeps the strongest kind that

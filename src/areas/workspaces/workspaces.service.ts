@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/audit.record.js';
 import { nudgeEventDispatch } from '../events/events.jobs.js';
 import { recordEvent } from '../events/events.record.js';
 import { groupsRepo } from '../groups/groups.repo.js';
+import { restrictionsRepo } from '../pages/restrictions/restrictions.repo.js';
 import { spacesRepo } from '../spaces/spaces.repo.js';
 import { usersRepo } from '../users/users.repo.js';
 import { memberScope } from './member-scope.js';
@@ -139,6 +140,7 @@ export async function removeMember(ctx: Ctx, workspaceId: string, userId: string
     if (member.role === 'admin' && (await workspacesRepo.lockAdminCount(trx, workspaceId)) <= 1) throw lastAdmin('remove');
     await workspacesRepo.deleteMember(trx, workspaceId, userId);
     await spacesRepo.deleteUserGrants(trx, workspaceId, userId);
+    await restrictionsRepo.deleteUserGrants(trx, workspaceId, userId);
     await groupsRepo.removeFromAllGroups(trx, workspaceId, userId);
     await recordAudit(trx, ctx, { workspaceId, action: 'member.removed', targetType: 'user', targetId: userId, details: { role: member.role } });
     await recordEvent(trx, ctx, {

@@ -37,6 +37,11 @@ const openToUserRef = (pageId: string) => sql`not exists (select 1 from page_res
           or prg.group_id in (select gm.group_id from group_members gm where gm.user_id = wm.user_id and gm.workspace_id = wm.workspace_id))))`;
 
 export const restrictionsRepo = {
+  /** Drops a leaving member's own grants (group grants stay with the group): re-adding them later gives nothing back. */
+  deleteUserGrants(db: Db, workspaceId: string, userId: string) {
+    return db.deleteFrom('pageRestrictionGrants').where('workspaceId', '=', workspaceId).where('userId', '=', userId).execute();
+  },
+
   /** The page's own restriction (undefined when it has none). */
   findOwn(db: Db, pageId: string) {
     return db.selectFrom('pageRestrictions').selectAll().where('pageId', '=', pageId).executeTakeFirst();

@@ -19,6 +19,7 @@ export const EVENT_TYPES: { value: EventType; label: string }[] = [
   { value: 'page.restored', label: 'Page restored' },
   { value: 'page.published', label: 'Page published' },
   { value: 'comment.created', label: 'Comment created' },
+  { value: 'comment.updated', label: 'Comment edited' },
   { value: 'comment.resolved', label: 'Comment resolved' },
   { value: 'task.created', label: 'Task created' },
   { value: 'task.updated', label: 'Task updated' },
