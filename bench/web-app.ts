@@ -1,7 +1,7 @@
 /**
  * The web app as a person sees it, in a real browser (Debian's chromium): `npx tsx bench/web-app.ts`
- * (WEB_BENCH_RUNS, default 15). Builds the app into a temporary folder, serves it from the service on a fresh PGlite
- * database (and on a fresh PostgreSQL database when DATABASE_URL is set), seeds a space of WEB_BENCH_PAGES pages
+ * (WEB_BENCH_RUNS, default 15). Builds the app into a temporary folder (or takes WEB_BENCH_DIST, built beforehand),
+ * serves it from the service on a fresh PGlite database (and on a fresh PostgreSQL database when DATABASE_URL is set), seeds a space of WEB_BENCH_PAGES pages
  * (default 2,000: 20 roots of 99 children) through SQL-free API calls, and measures:
  * - the shell's size: the entry script and stylesheet the first screen loads, gzipped (goal ≤ 250 KB of JavaScript);
  * - first screen: a cold browser context (no cache) loading a space's URL until its page tree shows and the
@@ -136,9 +136,11 @@ async function runOn(kind: DatabaseKind, dist: string, browser: Browser) {
   }
 }
 
-const dist = mkdtempSync(path.join(tmpdir(), 'kb-web-bench-'));
+// WEB_BENCH_DIST measures an app built beforehand (say, before and after a change, back to back on a busy machine).
+const prebuilt = process.env.WEB_BENCH_DIST;
+const dist = prebuilt ?? mkdtempSync(path.join(tmpdir(), 'kb-web-bench-'));
 try {
-  await build({ configFile: path.resolve('web/vite.config.ts'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
+  if (!prebuilt) await build({ configFile: path.resolve('web/vite.config.ts'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
   const size = shellSize(dist);
   console.log(`shell: ${size.jsKb.toFixed(1)} KB of JavaScript and ${size.cssKb.toFixed(1)} KB of CSS, gzipped (goal ≤ ${GOALS.shellKb} KB of JavaScript: ${size.jsKb <= GOALS.shellKb ? 'met' : 'NOT met'})`);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
@@ -148,5 +150,5 @@ try {
     await browser.close();
   }
 } finally {
-  rmSync(dist, { recursive: true, force: true });
+  if (!prebuilt) rmSync(dist, { recursive: true, force: true });
 }

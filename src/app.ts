@@ -35,8 +35,10 @@ import { createServiceEnv } from './env.js';
 import type { ServiceEnv } from './context.js';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
-import { frameworkErrors, registerErrorHandling, sendError } from './http/errors.js';
+import { frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerHealth } from './http/health.js';
+import { registerMetrics } from './http/metrics.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
 import { AuthThrottle } from './http/auth-throttle.js';
@@ -45,8 +47,8 @@ import { RateLimiter } from './http/rate-limit.js';
 import { type HttpDeps, registerRequestGate, requestId } from './http/request-context.js';
 import { registerVersioned, typed } from './http/routes.js';
 import { zodValidatorCompiler } from './http/validation.js';
-import { AppError } from './errors.js';
 import { registerMcp } from './mcp/index.js';
+import { appLoggerOptions } from './logging.js';
 
 export interface AppDeps {
   /** Settings and collaborators shared with background jobs; made from `config` when absent. */
@@ -70,7 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger:
       deps.logger === false
         ? false
-        : { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' }, ...(typeof deps.logger === 'object' ? deps.logger : {}) },
+        : appLoggerOptions(config, { redact: { paths: REDACT, censor: '[redacted]' }, ...(typeof deps.logger === 'object' ? deps.logger : {}) }),
     genReqId: requestId,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
@@ -90,7 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     credentials: false,
     // The plugin's default is GET, HEAD and POST: a browser app on another origin could not update or delete.
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition'],
+    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition', 'Content-Range', 'Accept-Ranges'],
     maxAge: 600,
   });
 
@@ -107,18 +109,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRequestGate(app, httpDeps);
   await registerOpenApi(app);
 
-  app.get(
-    '/api/health',
-    { config: { public: true, rateLimit: false }, schema: { tags: ['health'], summary: 'Liveness and database reachability' } },
-    async (_req, reply) => {
-      try {
-        await withTimeout(database.ping(), 2000);
-        return { status: 'ok' };
-      } catch {
-        return sendError(reply, new AppError('SERVICE_UNAVAILABLE', 'The database is not answering'));
-      }
-    },
-  );
+  registerHealth(app, { database, redis: deps.redis, blobs: env.blobs });
+  registerMetrics(app, { config, database });
 
   registerVersioned(app, httpDeps, [authRoutes, oidcRoutes, usersRoutes, workspacesRoutes, invitationsRoutes, projectsRoutes, tasksRoutes, spacesRoutes, groupsRoutes, searchRoutes, pagesRoutes, restrictionsRoutes, commentsRoutes, attachmentsRoutes, exportsRoutes, importsRoutes, auditRoutes, memoryRoutes, knowledgeRoutes, sharesRoutes, webhooksRoutes]);
   app.register(async (scope) => goalsRoutes(typed(scope), httpDeps), { prefix: '/api' });
@@ -130,9 +122,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   env.liveDocuments = registerCollab(app, httpDeps, { redis: deps.redis, keyPrefix: deps.rateLimitKeyPrefix });
   await registerWebApp(app, config.WEB_DIST_DIR, { indexable: (path) => readerIsIndexable(database.db, path) });
   return app;
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), ms)))]).finally(() => clearTimeout(timer));
 }

@@ -172,6 +172,33 @@ const ConfigSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** Attachment blobs: `disk` (under DATA_DIR/blobs) or `s3` (an S3-compatible object store: AWS S3, MinIO, R2, Ceph). */
+  STORAGE_DRIVER: z.enum(['disk', 's3']).default('disk'),
+  /** S3: the endpoint (`https://s3.eu-west-1.amazonaws.com`, `http://minio:9000`); unset, AWS's own for S3_REGION. */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** S3: `true` addresses the bucket in the path (`endpoint/bucket/key`), as MinIO and most self-hosted stores need. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Metrics: the bearer token `GET /api/metrics` requires; unset, the route answers 404 (metrics off). */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Logs: `json` (one object a line, with the request id) or `pretty` (coloured lines, for development). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  /** Backups: a folder the recurring backup job writes archives to; unset, no scheduled backups. */
+  BACKUP_DIR: z.string().optional(),
+  /** Backups: how often the recurring backup runs. */
+  BACKUP_EVERY_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .default(24 * 3600 * 1000),
+  /** Backups: archives kept in BACKUP_DIR (the oldest go first). */
+  BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
 });
 
 /** The package root: this file is `src/config.ts` in the source and `dist/config.js` in the build, one level down either way. */

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
+import { claimDataDir } from './db/pglite-owner.js';
 import { createServiceEnv } from './env.js';
 import { startBackground } from './jobs/runtime.js';
 import { closeCpuPool } from './workers/pool.js';
@@ -11,6 +12,8 @@ import path from 'node:path';
 export async function serve(config: Config) {
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: path.join(config.DATA_DIR, 'pgdata'), preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
   await migrateToLatest(database.db);
+  // `kb backup` and `kb restore` refuse while this process holds the embedded database's folder.
+  const releaseDataDir = database.kind === 'pglite' ? claimDataDir(config.DATA_DIR) : () => {};
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', () => {}); // the rate limiter falls back to memory while Redis is away
   const env = createServiceEnv(config);
@@ -31,6 +34,7 @@ export async function serve(config: Config) {
       clearInterval(reaper);
       redis?.disconnect();
       await database.close(); // PGlite flushes and closes its files
+      releaseDataDir();
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'shutdown failed');

@@ -10,8 +10,13 @@ export interface BlobStore {
    * `BlobTooLargeError` (and stores nothing) once more than `maxBytes` arrive.
    */
   put(key: string, source: Readable | Uint8Array, opts?: { maxBytes?: number }): Promise<StoredBlob>;
-  /** A stream of the bytes; rejects with `BlobNotFoundError` for an unknown key. */
-  get(key: string): Promise<Readable>;
+  /**
+   * A stream of the bytes, or of `range` (inclusive byte offsets, as in an HTTP Range header, already checked against
+   * the blob's size by the caller); rejects with `BlobNotFoundError` for an unknown key.
+   */
+  get(key: string, range?: BlobRange): Promise<Readable>;
+  /** The blob's size, or `null` when there is none under `key` (a resumable copy skips blobs already there). */
+  stat(key: string): Promise<{ size: number } | null>;
   /** Removes the blob; a missing one is not an error. */
   delete(key: string): Promise<void>;
   /**
@@ -19,6 +24,16 @@ export interface BlobStore {
    * crash mid-upload) are removed on the way.
    */
   listBefore(before: Date): AsyncIterable<string>;
+  /** Resolves when the store can be read and written (readiness checks); rejects with the reason otherwise. */
+  check(): Promise<void>;
+  /** Releases connections (a command that is done with the store); the store is not used afterwards. */
+  close?(): void;
+}
+
+/** Bytes `start` to `end` of a blob, both inclusive. */
+export interface BlobRange {
+  start: number;
+  end: number;
 }
 
 export interface StoredBlob {

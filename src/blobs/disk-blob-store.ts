@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertBlobKey, type BlobStore, isBlobKey, BlobNotFoundError, BlobTooLargeError, type StoredBlob } from './blob-store.js';
+import { assertBlobKey, type BlobRange, type BlobStore, isBlobKey, BlobNotFoundError, BlobTooLargeError, type StoredBlob } from './blob-store.js';
 
 /**
  * Blobs as files: `<root>/<last two characters of the key>/<key>`. A write goes to a temporary file in the same
@@ -44,7 +44,7 @@ export class DiskBlobStore implements BlobStore {
     return { size, sha256: hash.digest('hex') };
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: BlobRange): Promise<Readable> {
     const file = this.pathOf(key);
     try {
       await stat(file);
@@ -52,7 +52,20 @@ export class DiskBlobStore implements BlobStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
       throw err;
     }
-    return createReadStream(file);
+    return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    const info = await stat(this.pathOf(key)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    return info?.isFile() ? { size: info.size } : null;
+  }
+
+  async check(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.R_OK | constants.W_OK);
   }
 
   async delete(key: string): Promise<void> {

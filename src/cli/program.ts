@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerBackup } from './commands/backup.js';
 import { registerExport } from './commands/export.js';
 import { registerImport } from './commands/import.js';
 import { registerKey } from './commands/key.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
+import { registerStorage } from './commands/storage.js';
 import { registerUser } from './commands/user.js';
 import { registerWorker } from './commands/worker.js';
 import { registerSync } from './sync/command.js';
@@ -19,6 +21,8 @@ const COMMANDS: Array<(program: Command) => void> = [
   registerSync,
   registerExport,
   registerImport,
+  registerStorage,
+  registerBackup,
 ];
 
 function packageVersion(): string {

@@ -20,6 +20,15 @@ export interface Database {
   close(): Promise<void>;
   /** The embedded engine, when it is PGlite (tests dump and load its data folder). */
   pglite?: PGlite;
+  /** The connection pool's live counts (metrics): a pg.Pool of up to `max` connections, or of one over PGlite. */
+  pool?: PoolCounts;
+}
+
+export interface PoolCounts {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+  readonly options: { max: number };
 }
 
 export interface OpenDatabaseOptions {
@@ -54,6 +63,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return {
       db,
       kind: 'postgres',
+      pool,
       ping: async () => void (await sql`select 1`.execute(db)),
       close: () => db.destroy(),
     };
@@ -65,17 +75,27 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     extensions: { pg_trgm, vector },
   });
   await pglite.waitReady;
-  const db = withPlugins(new PostgresDialect({ pool: new pg.Pool({ ...createPgConfig(pglite), ...client }) }));
+  const pool = new pg.Pool({ ...createPgConfig(pglite), ...client });
+  const db = withPlugins(new PostgresDialect({ pool }));
+  embeddedEngines.set(db, pglite);
   return {
     db,
     kind: 'pglite',
     pglite,
+    pool,
     ping: async () => void (await sql`select 1`.execute(db)),
     close: async () => {
       await db.destroy();
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+const embeddedEngines = new WeakMap<Db, PGlite>();
+
+/** The PGlite engine behind `db`, when it is the embedded database (the backup job takes its data-folder dump). */
+export function embeddedEngineOf(db: Db): PGlite | undefined {
+  return embeddedEngines.get(db);
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -23,8 +23,8 @@ export class AuthThrottle {
   private readonly perEmail: RateLimiter;
 
   constructor(limits: AuthLimits, redis?: Redis, keyPrefix = 'kb-rl') {
-    this.perAddress = new RateLimiter(limits.AUTH_RATE_LIMIT_MAX, limits.AUTH_RATE_LIMIT_WINDOW_S, redis, `${keyPrefix}-auth`);
-    this.perEmail = new RateLimiter(limits.AUTH_RATE_LIMIT_PER_EMAIL, limits.AUTH_RATE_LIMIT_WINDOW_S, redis, `${keyPrefix}-auth`);
+    this.perAddress = new RateLimiter(limits.AUTH_RATE_LIMIT_MAX, limits.AUTH_RATE_LIMIT_WINDOW_S, redis, `${keyPrefix}-auth`, 'auth');
+    this.perEmail = new RateLimiter(limits.AUTH_RATE_LIMIT_PER_EMAIL, limits.AUTH_RATE_LIMIT_WINDOW_S, redis, `${keyPrefix}-auth`, 'auth');
   }
 
   /** A `preValidation` hook for the login and signup routes. */

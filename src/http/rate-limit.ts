@@ -11,6 +11,8 @@ export interface RateDecision {
   resetAt: number;
   /** Seconds to wait before retrying, when refused. */
   retryAfter: number;
+  /** The limiter that decided (`api`, `auth`): the label of the refusals metric. */
+  limiter: string;
 }
 
 /**
@@ -25,6 +27,7 @@ export class RateLimiter {
     windowSeconds: number,
     redis?: Redis,
     keyPrefix = 'kb-rl',
+    readonly name = 'api',
   ) {
     const memory = new RateLimiterMemory({ points: max, duration: windowSeconds, keyPrefix });
     this.limiter = redis
@@ -57,6 +60,7 @@ export class RateLimiter {
       remaining: Math.max(0, res.remainingPoints),
       resetAt: Math.ceil((now + res.msBeforeNext) / 1000),
       retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+      limiter: this.name,
     };
   }
 }
@@ -68,5 +72,6 @@ export function enforce(reply: FastifyReply, d: RateDecision): void {
     reply.header('x-ratelimit-limit', d.limit).header('x-ratelimit-remaining', d.remaining).header('x-ratelimit-reset', d.resetAt);
   if (d.allowed) return;
   reply.header('retry-after', d.retryAfter);
+  reply.request.rateLimitedBy = d.limiter;
   throw new AppError('RATE_LIMITED', `Too many requests; retry in ${d.retryAfter} s`, { limit: d.limit, retryAfter: d.retryAfter });
 }

@@ -21,6 +21,8 @@ declare module 'fastify' {
     actor: Actor | null;
     /** The session JWT from the `kb_session` cookie, when that cookie (not an Authorization header) authenticated the request. */
     cookieSession: string | null;
+    /** The limiter that refused the request with 429 (`api`, `auth`), for the refusals metric; null otherwise. */
+    rateLimitedBy: string | null;
   }
 }
 
@@ -58,6 +60,7 @@ function bearerOf(request: FastifyRequest): string | null | undefined {
 export function registerRequestGate(app: FastifyInstance, deps: HttpDeps) {
   app.decorateRequest('actor', null);
   app.decorateRequest('cookieSession', null);
+  app.decorateRequest('rateLimitedBy', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const bearer = bearerOf(request);

@@ -53,6 +53,33 @@ export async function enqueue(db: Db, options: EnqueueOptions): Promise<string |
 }
 
 /**
+ * Enqueues a recurring job's run for the current period, unless one is live or one was already enqueued in this
+ * period (by any instance). Periods are slots of the database's clock (`now()` cut into `everyMs` slices since the
+ * epoch), so instances ticking on their own clocks and out of step still start one run a period between them: the
+ * live-key index alone would let each instance start a run once the previous one finished (N instances, N runs a
+ * period). One statement, so two instances ticking together cannot both pass the check (the second hits the index);
+ * the check reads the period's rows through `jobs_workspace` (workspace_id null, kind, created_at), never the whole table.
+ */
+export async function enqueueRecurring(db: Db, options: { kind: string; everyMs: number; payload?: Record<string, unknown>; maxAttempts?: number }): Promise<string | null> {
+  const id = newId();
+  const dedupeKey = `recurring:${options.kind}`;
+  const everyMs = Math.max(1, Math.floor(options.everyMs));
+  try {
+    const result = await sql`
+      insert into jobs (id, kind, payload, max_attempts, dedupe_key)
+      select ${id}, ${options.kind}, ${JSON.stringify(options.payload ?? {})}::jsonb, ${options.maxAttempts ?? 3}, ${dedupeKey}
+      where not exists (
+        select 1 from jobs where workspace_id is null and kind = ${options.kind} and dedupe_key = ${dedupeKey}
+          and created_at >= to_timestamp(floor(extract(epoch from now()) * 1000 / ${everyMs}::numeric) * ${everyMs}::numeric / 1000)
+      )`.execute(db);
+    return Number(result.numAffectedRows ?? 0) > 0 ? id : null;
+  } catch (err) {
+    if (isUniqueViolation(err)) return null;
+    throw err;
+  }
+}
+
+/**
  * Claims the next runnable job of the given kinds: a queued job whose time has come, or a running job whose
  * lease ran out (its worker died). FOR UPDATE SKIP LOCKED lets any number of workers claim concurrently, each job once.
  */

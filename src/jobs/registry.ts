@@ -12,6 +12,7 @@ import { importJobs } from '../areas/imports/imports.jobs.js';
 import { notificationJobs } from '../areas/notifications/notifications.jobs.js';
 import { webhookJobs } from '../areas/webhooks/webhooks.jobs.js';
 import { eventJobs } from '../areas/events/events.jobs.js';
+import { backupJobs } from '../backups/backups.jobs.js';
 
 /** What an area contributes to the background: handlers by job kind, and recurring jobs. */
 export interface AreaJobs {
@@ -41,7 +42,7 @@ const databaseUpkeep: AreaJobs = {
   recurring: [{ kind: DATABASE_UPKEEP_JOB, everyMs: 600_000 }],
 };
 
-const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs, exportJobs, importJobs, notificationJobs, eventJobs, webhookJobs];
+const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs, exportJobs, importJobs, notificationJobs, eventJobs, webhookJobs, backupJobs];
 
 /**
  * Every handler by kind, and the recurring jobs under `config` (the runtime's settings; the defaults when none is

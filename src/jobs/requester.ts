@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { pino } from 'pino';
 import type { Ctx } from '../context.js';
+import { createLogger } from '../logging.js';
 import type { JobContext } from './worker.js';
 
 const loggers = new Map<string, FastifyBaseLogger>();
@@ -9,7 +9,7 @@ const loggers = new Map<string, FastifyBaseLogger>();
 export function requesterCtx(jc: JobContext, userId: string, name: string): Ctx {
   let log = loggers.get(name);
   if (!log) {
-    log = pino({ level: jc.env.config.LOG_LEVEL, name }) as unknown as FastifyBaseLogger;
+    log = createLogger(jc.env.config, name) as unknown as FastifyBaseLogger;
     loggers.set(name, log);
   }
   return { db: jc.db, actor: { userId, via: 'jwt', apiKeyId: null }, log, now: () => new Date(), env: jc.env };

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.js';
-import { enqueue } from './queue.js';
+import { enqueueRecurring } from './queue.js';
 
 export interface RecurringJob {
   kind: string;
@@ -8,8 +8,9 @@ export interface RecurringJob {
 }
 
 /**
- * Enqueues recurring jobs. The dedupe key holds one live job per kind across all instances, so several
- * instances on one database run each recurring job once per period.
+ * Enqueues recurring jobs. The dedupe key holds one live job per kind across all instances, and a tick that finds a
+ * run already enqueued in the current period of the database's clock (by any instance) does nothing, so several
+ * instances on one database run each recurring job once per period, not once per period per instance.
  */
 export class Scheduler {
   private timers: NodeJS.Timeout[] = [];
@@ -21,7 +22,7 @@ export class Scheduler {
 
   start() {
     for (const job of this.jobs) {
-      const tick = () => enqueue(this.db, { kind: job.kind, payload: job.payload, dedupeKey: `recurring:${job.kind}`, maxAttempts: 3 }).catch(this.onError);
+      const tick = () => enqueueRecurring(this.db, { kind: job.kind, everyMs: job.everyMs, payload: job.payload, maxAttempts: 3 }).catch(this.onError);
       void tick();
       const timer = setInterval(tick, job.everyMs);
       timer.unref();

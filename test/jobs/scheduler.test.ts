@@ -78,6 +78,25 @@ describe('recurring scheduler', () => {
     expect(errors).toEqual([]);
   });
 
+  it('runs a quick job once per period across two schedulers ticking out of step, not once per scheduler', async () => {
+    const errors: unknown[] = [];
+    const runs: string[] = [];
+    const [first, second] = schedulers(2, 'recurring-quick', 200, errors);
+    const workers = [worker('recurring-quick', async (job) => void runs.push(job.id)), worker('recurring-quick', async (job) => void runs.push(job.id))];
+    for (const w of workers) w.start();
+    first.start();
+    await sleep(100); // half a period out of step: each finished run leaves the other scheduler free to enqueue
+    second.start();
+    await sleep(2000); // ten periods
+    for (const s of [first, second]) s.stop();
+    await Promise.all(workers.map((w) => w.stop()));
+    // Once per period would be about 11; once per scheduler, about 21.
+    expect(runs.length).toBeGreaterThanOrEqual(8);
+    expect(runs.length).toBeLessThanOrEqual(13);
+    expect(new Set(runs).size).toBe(runs.length);
+    expect(errors).toEqual([]);
+  });
+
   it('schedules nothing more once stopped', async () => {
     const errors: unknown[] = [];
     const [scheduler] = schedulers(1, 'recurring-stop', 20, errors);

@@ -8,6 +8,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './api/errors';
+import { startFirstScreen } from './app/first-screen';
 import { router } from './app/routes';
 import { theme } from './app/theme';
 import { SessionProvider } from './features/auth/session';
@@ -21,6 +22,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// The first screen's reads and code start now, in parallel, rather than one by one as its components mount.
+startFirstScreen(queryClient, window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root');

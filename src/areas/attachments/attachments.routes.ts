@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { rangeRequestOf, sendFile, withRangeErrors } from '../../http/downloads.js';
 import { readFieldsThenFile } from '../../http/multipart.js';
 import { ctxOf, type HttpDeps } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER, typed } from '../../http/routes.js';
@@ -96,14 +97,18 @@ export const attachmentsRoutes: AreaRoutes = (parent, deps) => {
           summary: 'The file’s bytes',
           description:
             'Streams the bytes with their Content-Type, Content-Length and a Content-Disposition carrying the file name. ' +
-            'Only PNG, JPEG, GIF, WebP, AVIF, BMP, PDF and plain text are `inline`; every other type (HTML, SVG, XML, JavaScript…) is an `attachment`.',
+            'Only PNG, JPEG, GIF, WebP, AVIF, BMP, PDF and plain text are `inline`; every other type (HTML, SVG, XML, JavaScript…) is an `attachment`. ' +
+            'A single `Range: bytes=a-b` (or `a-`, `-n`) answers 206 with Content-Range (resume, seek); several ranges are ignored (200, whole file); ' +
+            'a range past the end is 416 RANGE_NOT_SATISFIABLE with `Content-Range: bytes */<size>`. `If-Range` with the ETag is honoured.',
           params: AttachmentParams,
           querystring: AttachmentReadQuery,
         },
       },
       async (req, reply) => {
-        const { attachment, stream } = await openAttachment(ctxOf(req, deps), req.params.attachmentId, req.query.workspaceId);
-        return reply.headers(downloadHeaders(attachment, 'private, no-cache')).send(stream);
+        const { attachment, stream, range } = await withRangeErrors(reply, () =>
+          openAttachment(ctxOf(req, deps), req.params.attachmentId, req.query.workspaceId, rangeRequestOf(req)),
+        );
+        return sendFile(reply, { headers: downloadHeaders(attachment, 'private, no-cache'), size: attachment.size, stream, range });
       },
     );
     app.delete(

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
+import { type RangeRequest, requestedRange } from '../../blobs/byte-range.js';
 import { BlobTooLargeError, deleteBlobs } from '../../blobs/index.js';
 import { type Ctx, requireActor } from '../../context.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
@@ -93,10 +94,19 @@ export async function uploadAttachmentStream(ctx: Ctx, file: NewFile, stream: Re
   return store(ctx, { ...file, filename, createdBy: actor.userId }, stream);
 }
 
-/** The record and a stream of its bytes. */
-export async function openAttachment(ctx: Ctx, attachmentId: string, givenWorkspaceId?: string) {
+/**
+ * The record and a stream of its bytes: all of them, or the single range asked for (checked against the recorded size
+ * before the store is asked; 416 when it lies outside the file).
+ */
+export async function openAttachment(ctx: Ctx, attachmentId: string, givenWorkspaceId?: string, request: RangeRequest = {}) {
   const { row } = await accessAttachment(ctx, attachmentId, 'viewer', givenWorkspaceId);
-  return { attachment: presentAttachment(row), stream: await ctx.env.blobs.get(row.blobKey) };
+  return { attachment: presentAttachment(row), ...(await openAttachmentBytes(ctx, row, request)) };
+}
+
+/** A stream of an attachment row's bytes, or of the range `request` asks for (`range` set when it is partial). */
+export async function openAttachmentBytes(ctx: Ctx, row: { blobKey: string; size: number; sha256: string }, request: RangeRequest = {}) {
+  const range = requestedRange(row.size, request, `"${row.sha256}"`);
+  return { range, stream: await ctx.env.blobs.get(row.blobKey, range) };
 }
 
 /** Removes the row, then its blob. */

@@ -30,6 +30,13 @@ function refusal(err: unknown): Error & { reason: string } {
   return Object.assign(new Error(err instanceof Error ? err.message : code), { reason: code });
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Open co-editing connections and loaded documents on this instance (the metrics read them at scrape time). */
+    collabCounts?: () => { connections: number; documents: number };
+  }
+}
+
 export interface CollabOptions {
   redis?: Redis;
   /** Prefix of the Redis keys and channels (tests share one Redis). */
@@ -129,6 +136,7 @@ export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: Co
       access.soon();
   });
   const outside = startOutsideWrites(hocuspocus, options, prefix, app);
+  app.decorate('collabCounts', () => ({ connections: hocuspocus.getConnectionsCount(), documents: hocuspocus.getDocumentsCount() }));
 
   app.addHook('preClose', async () => {
     app.server.off('upgrade', onUpgrade);

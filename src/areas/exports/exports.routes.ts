@@ -1,4 +1,5 @@
 import { create as contentDisposition } from 'content-disposition';
+import { rangeRequestOf, sendFile, withRangeErrors } from '../../http/downloads.js';
 import { ctxOf } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER } from '../../http/routes.js';
 import { ExportCreateBody, ExportParams, ExportResult } from './exports.schema.js';
@@ -34,20 +35,25 @@ export const exportsRoutes: AreaRoutes = (app, deps) => {
         tags,
         security,
         summary: 'The export’s zip (409 until it has succeeded)',
-        description: 'Streams `application/zip` as an attachment. The requester must still read the exported space.',
+        description:
+          'Streams `application/zip` as an attachment. The requester must still read the exported space. ' +
+          'A single `Range` (resuming a large download) answers 206 with Content-Range; past the end, 416.',
         params: ExportParams,
       },
     },
     async (req, reply) => {
-      const { export: done, stream } = await openExportDownload(ctxOf(req, deps), req.params.exportId);
-      return reply
-        .header('content-type', 'application/zip')
-        .header('content-length', String(done.size))
-        .header('content-disposition', contentDisposition(done.filename, { type: 'attachment' }))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, no-cache')
-        .header('etag', `"${done.sha256}"`)
-        .send(stream);
+      const { export: done, stream, range } = await withRangeErrors(reply, () =>
+        openExportDownload(ctxOf(req, deps), req.params.exportId, rangeRequestOf(req)),
+      );
+      const headers = {
+        'content-type': 'application/zip',
+        'content-length': String(done.size),
+        'content-disposition': contentDisposition(done.filename, { type: 'attachment' }),
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'private, no-cache',
+        etag: `"${done.sha256}"`,
+      };
+      return sendFile(reply, { headers, size: done.size ?? 0, stream, range });
     },
   );
 };

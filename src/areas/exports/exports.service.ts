@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
+import { type RangeRequest, requestedRange } from '../../blobs/byte-range.js';
+import type { BlobRange } from '../../blobs/index.js';
 import { type Ctx, requireActor } from '../../context.js';
 import { AppError, gone } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -62,9 +64,13 @@ export async function getExport(ctx: Ctx, id: string) {
 
 /**
  * The finished zip as a stream, for its requester while they still read what it holds. 409 (PRECONDITION_FAILED,
- * `details.status`) before it has succeeded; 410 once expired.
+ * `details.status`) before it has succeeded; 410 once expired. A Range request (resuming a large zip) gets its range.
  */
-export async function openExportDownload(ctx: Ctx, id: string): Promise<{ export: ReturnType<typeof presentExport>; stream: Readable }> {
+export async function openExportDownload(
+  ctx: Ctx,
+  id: string,
+  request: RangeRequest = {},
+): Promise<{ export: ReturnType<typeof presentExport>; stream: Readable; range?: BlobRange }> {
   const row = requireOwnExport(ctx, id, await exportsRepo.find(ctx.db, id));
   await requireStillReader(ctx, row);
   if (row.expiresAt <= ctx.now()) throw gone('Export', id);
@@ -75,5 +81,6 @@ export async function openExportDownload(ctx: Ctx, id: string): Promise<{ export
       { resource: 'Export', id, status: row.status, reason: 'not_ready' },
       409,
     );
-  return { export: presentExport(row), stream: await ctx.env.blobs.get(row.blobKey) };
+  const range = requestedRange(row.size ?? 0, request, `"${row.sha256}"`);
+  return { export: presentExport(row), range, stream: await ctx.env.blobs.get(row.blobKey, range) };
 }

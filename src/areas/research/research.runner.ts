@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { pino } from 'pino';
+import { createLogger } from '../../logging.js';
 import type { Ctx, ServiceEnv } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import type { ResearchCoverage, ResearchReportData, ResearchSource } from '../../db/tables/research.js';
@@ -269,7 +269,7 @@ export function createResearchHandler(env: ServiceEnv | ((jc: JobContext) => Ser
   let logger: FastifyBaseLogger | null = null;
   return (job, jc) => {
     const resolved = typeof env === 'function' ? env(jc) : env;
-    logger ??= pino({ level: resolved.config.LOG_LEVEL, name: 'research' }) as unknown as FastifyBaseLogger;
+    logger ??= createLogger(resolved.config, 'research') as unknown as FastifyBaseLogger;
     return runResearch(job, jc, resolved, logger);
   };
 }

@@ -1,9 +1,11 @@
+import type { RangeRequest } from '../../blobs/byte-range.js';
 import type { Ctx } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import type { DocJson } from '../../db/tables/pages.js';
 import { AppError, notFound } from '../../errors.js';
 import { presentAttachment } from '../attachments/attachments.present.js';
 import { attachmentsRepo } from '../attachments/attachments.repo.js';
+import { openAttachmentBytes } from '../attachments/attachments.service.js';
 import { hashApiKey } from '../auth/tokens.js';
 import { attachmentIdsIn, publicContent } from './shares.links.js';
 import { presentPublicShare, presentTreeItem } from './shares.present.js';
@@ -66,12 +68,12 @@ export async function readSharedPage(ctx: Ctx, token: string, pageId: string) {
   return { share: presentPublicShare(share), page: await publicPage(ctx, token, share, pageIds, pageId) };
 }
 
-/** An attachment of a page inside the share, and a stream of its bytes. */
-export async function openSharedAttachment(ctx: Ctx, token: string, attachmentId: string) {
+/** An attachment of a page inside the share, and a stream of its bytes (or of the range `request` asks for). */
+export async function openSharedAttachment(ctx: Ctx, token: string, attachmentId: string, request: RangeRequest = {}) {
   const { share, pageIds } = await openShare(ctx, token);
   const row = await attachmentsRepo.find(ctx.db, attachmentId);
   if (!row || row.workspaceId !== share.workspaceId || !pageIds.has(row.pageId)) throw notFound('Attachment', attachmentId);
-  return { share: presentPublicShare(share), attachment: presentAttachment(row), stream: await ctx.env.blobs.get(row.blobKey) };
+  return { share: presentPublicShare(share), attachment: presentAttachment(row), ...(await openAttachmentBytes(ctx, row, request)) };
 }
 
 const READER_PATH = /^\/s\/([^/?#]+)/;

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { rangeRequestOf, sendFile, withRangeErrors } from '../../http/downloads.js';
 import { ctxOf } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER, recordRoutes } from '../../http/routes.js';
 import { downloadHeaders } from '../attachments/attachments.files.js';
@@ -145,15 +146,17 @@ export const sharesRoutes: AreaRoutes = recordRoutes((app, deps) => {
         tags: publicTags,
         summary: 'The bytes of an attachment of a shared page (no credentials)',
         description:
-          'The same headers as the signed-in download (Content-Disposition, nosniff, a sandboxing CSP). Attachments of pages outside the share are 404.',
+          'The same headers as the signed-in download (Content-Disposition, nosniff, a sandboxing CSP). Attachments of pages outside the share are 404. Range requests as for the signed-in download (206, 416).',
         params: PublicShareAttachmentParams,
       },
     },
     async (req, reply) => {
       const indexable = publicAnswer(reply);
-      const { share, attachment, stream } = await openSharedAttachment(ctxOf(req, deps), req.params.token, req.params.attachmentId);
+      const { share, attachment, stream, range } = await withRangeErrors(reply, () =>
+        openSharedAttachment(ctxOf(req, deps), req.params.token, req.params.attachmentId, rangeRequestOf(req)),
+      );
       indexable(share);
-      return reply.headers(downloadHeaders(attachment, 'private, no-store')).send(stream);
+      return sendFile(reply, { headers: downloadHeaders(attachment, 'private, no-store'), size: attachment.size, stream, range });
     },
   );
 });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { pino } from 'pino';
+import { createLogger } from '../../logging.js';
 import { cliConfig } from '../common.js';
 
 export function registerWorker(program: Command) {
@@ -26,7 +26,7 @@ export function registerWorker(program: Command) {
       ]);
       const database = await openConfiguredDatabase(config);
       await migrateToLatest(database.db);
-      const log = pino({ level: config.LOG_LEVEL, name: 'worker' });
+      const log = createLogger(config, 'worker');
       const background = startBackground(database.db, createServiceEnv(config), Math.max(1, config.WORKERS), log);
       const stop = async () => {
         await background.stop();

@@ -5,7 +5,7 @@ import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../features/auth/session';
 import { NotificationBell } from '../features/notifications/NotificationBell';
-import { loadPageScreen } from '../features/pages/prefetch';
+import { prefetchPageScreenWhenIdle } from '../features/pages/prefetch';
 import { SearchLauncher } from '../features/search/SearchLauncher';
 import { SpacesNav } from '../features/spaces/SpacesNav';
 import { rememberWorkspace } from '../features/workspaces/HomeRedirect';
@@ -20,12 +20,13 @@ function WorkspaceSwitcher() {
   return (
     <Menu position="bottom-start" width={260}>
       <Menu.Target>
-        <UnstyledButton aria-label={`Workspace: ${current.name}. Switch workspace`} px="xs" py={4} style={{ borderRadius: 6, minWidth: 0 }}>
-          <Group gap={6} wrap="nowrap">
-            <Text fw={700} truncate maw={{ base: 120, xs: 180 }}>
+        {/* The name takes what the header leaves (on a 375 px phone ~150 px, in 14 px type: "Acme Engineering") and ends in "…" past it. */}
+        <UnstyledButton aria-label={`Workspace: ${current.name}. Switch workspace`} px={6} py={4} style={{ borderRadius: 6, minWidth: 0, maxWidth: '100%' }}>
+          <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
+            <Text fw={700} fz={{ base: 'sm', xs: 'md' }} truncate maw={{ base: '100%', sm: 280 }} style={{ minWidth: 0 }}>
               {current.name}
             </Text>
-            <IconChevronDown size={14} aria-hidden />
+            <IconChevronDown size={14} aria-hidden style={{ flexShrink: 0 }} />
           </Group>
         </UnstyledButton>
       </Menu.Target>
@@ -60,7 +61,7 @@ function UserMenu() {
       <Menu position="bottom-end">
         <Menu.Target>
           {/* Initials always; the name too from 768 px up (on a phone it would push the header past the screen). */}
-          <UnstyledButton aria-label={`Account: ${user?.name ?? ''}`} px={4} py={2} style={{ borderRadius: 6 }}>
+          <UnstyledButton aria-label={`Account: ${user?.name ?? ''}`} px={2} py={2} style={{ borderRadius: 6, flexShrink: 0 }}>
             <Group gap={6} wrap="nowrap">
               <Avatar name={user?.name} color="blue" size={28} aria-hidden />
               <Text size="sm" truncate maw={140} visibleFrom="sm">
@@ -91,22 +92,6 @@ function UserMenu() {
   );
 }
 
-/**
- * Runs `fn` when the browser is idle, `delay` ms from now at the earliest (a timer alone where there is no
- * `requestIdleCallback`); returns the cancel. The delay keeps it out of the first screen's own loading.
- */
-function whenIdle(fn: () => unknown, delay: number): () => void {
-  let idle: number | undefined;
-  const timer = setTimeout(() => {
-    if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(() => void fn(), { timeout: 2000 });
-    else void fn();
-  }, delay);
-  return () => {
-    clearTimeout(timer);
-    if (idle !== undefined) cancelIdleCallback(idle);
-  };
-}
-
 /** The frame around every workspace screen: header, sidebar (collapses to a drawer below 768 px), content. */
 export function Shell() {
   const workspace = useWorkspace();
@@ -116,19 +101,18 @@ export function Shell() {
   useEffect(() => rememberWorkspace(ws), [ws]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the mobile sidebar on navigation
   useEffect(() => close(), [location.pathname]);
-  // Once the shell and its first screen have shown, fetch the page screen's code while the browser has nothing else to
-  // do: the first page opened then waits only for its read. (Started at once, it slowed the first screen on 2 cores.)
-  useEffect(() => whenIdle(loadPageScreen, 300), []);
+  // Screens with a page tree ask for the page screen's code once the tree shows (PageTree); the others, a moment later.
+  useEffect(() => prefetchPageScreenWhenIdle(1500), []);
   const active = (path: string) => location.pathname.startsWith(path);
   return (
     <AppShell header={{ height: 52 }} navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
-        <Group h="100%" px="sm" justify="space-between" wrap="nowrap">
-          <Group gap="xs" wrap="nowrap" miw={0}>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close sidebar' : 'Open sidebar'} />
+        <Group h="100%" px={{ base: 6, xs: 'sm' }} justify="space-between" wrap="nowrap" gap={4}>
+          <Group gap={4} wrap="nowrap" miw={0} style={{ flex: 1 }}>
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close sidebar' : 'Open sidebar'} style={{ flexShrink: 0 }} />
             <WorkspaceSwitcher />
           </Group>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
             <SearchLauncher />
             <NotificationBell />
             <UserMenu />

@@ -4,18 +4,18 @@ import { AuthScreen } from '../features/auth/AuthScreen';
 import { RequireSession } from '../features/auth/RequireSession';
 import { ResetPasswordScreen } from '../features/auth/ResetPasswordScreen';
 import { InvitationScreen } from '../features/invitations/InvitationScreen';
-import { loadPageScreen } from '../features/pages/prefetch';
 import { PublicShareRoute } from '../features/shares/PublicShareRoute';
 import { CreateWorkspaceScreen } from '../features/workspaces/CreateWorkspaceScreen';
 import { HomeRedirect } from '../features/workspaces/HomeRedirect';
 import { WorkspaceScope } from '../features/workspaces/workspace-context';
 import { RouteError } from '../ui/RouteError';
+import { screens } from './first-screen';
 import { Shell } from './Shell';
 
 // Screens load on demand: the shell stays small, and the editor's weight is paid only by the page screen.
-const WorkspaceHome = lazy(() => import('../features/spaces/WorkspaceHome'));
-const SpaceScreen = lazy(() => import('../features/spaces/SpaceScreen'));
-const PageScreen = lazy(loadPageScreen);
+const WorkspaceHome = lazy(screens.workspaceHome);
+const SpaceScreen = lazy(screens.space);
+const PageScreen = lazy(screens.page);
 const HistoryScreen = lazy(() => import('../features/pages/HistoryScreen'));
 const TrashScreen = lazy(() => import('../features/pages/TrashScreen'));
 const SearchScreen = lazy(() => import('../features/search/SearchScreen'));

@@ -22,7 +22,7 @@ interface SessionValue {
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
-const SESSION_KEY = ['session'] as const;
+export const SESSION_KEY = ['session'] as const;
 
 /** Another person's cached data must not outlive a sign-in or sign-out; the session query itself stays observed. */
 function forgetOthers(client: ReturnType<typeof useQueryClient>) {
@@ -46,9 +46,12 @@ async function readSession(): Promise<SessionUser | null> {
   return (body as SessionBody).data.user;
 }
 
+/** The session read, as the provider and the first screen's early start (app/first-screen.ts) both ask for it. */
+export const sessionQuery = { queryKey: SESSION_KEY, queryFn: readSession, staleTime: Number.POSITIVE_INFINITY, retry: false } as const;
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
-  const query = useQuery({ queryKey: SESSION_KEY, queryFn: readSession, staleTime: Number.POSITIVE_INFINITY, retry: false });
+  const query = useQuery(sessionQuery);
   useSessionEndWatch(client);
 
   const signIn = useCallback(

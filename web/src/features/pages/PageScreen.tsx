@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconHistory, IconMessageCircle, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Editor } from '@tiptap/react';
-import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { messageOf } from '../../api/errors';
@@ -32,6 +32,14 @@ const CommentsPanel = lazy(() => import('../comments/CommentsPanel'));
 /** `/w/:ws/s/:space/p/:pageRef`: the page, its title and content, edited together with whoever else has it open. */
 export default function PageScreen() {
   const pageId = pageIdOf(useParams().pageRef);
+  const user = useUser();
+  // The co-editing session (socket handshake, this device's copy) opens beside the page's read, not after it: the
+  // content usually arrives over the socket while the read is on its way. A page that cannot be read is refused there too.
+  const collab = useCollabSession(pageId ?? '', user);
+  const queryClient = useQueryClient();
+  // Every visit reads the page afresh (the title field takes its title once): what a prefetch or the early start left
+  // in the cache is used once, then dropped on leaving (their longer gcTime would otherwise outlive `gcTime: 0`).
+  useEffect(() => () => queryClient.removeQueries({ queryKey: editorPageKey(pageId ?? ''), exact: true }), [queryClient, pageId]);
   const loaded = useQuery({
     queryKey: editorPageKey(pageId ?? ''),
     queryFn: () => loadPage(pageId as string),
@@ -43,7 +51,7 @@ export default function PageScreen() {
   });
   if (loaded.isPending) return <ScreenLoader />;
   if (loaded.error) return <ErrorNotice error={loaded.error} title="This page could not be opened" />;
-  return <PageBody key={loaded.data.id} page={loaded.data} />;
+  return <PageBody key={loaded.data.id} page={loaded.data} collab={collab} />;
 }
 
 /** Until the document is here (from this device or the server), a spinner, or why it cannot come. */
@@ -57,13 +65,11 @@ function DocumentPending({ collab }: { collab: CollabState }) {
   );
 }
 
-function PageBody({ page }: { page: EditablePage }) {
+function PageBody({ page, collab }: { page: EditablePage; collab: CollabState }) {
   const workspace = useWorkspace();
   const { space } = useCurrentSpace();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const user = useUser();
-  const collab = useCollabSession(page.id, user);
   // The server's word on the live connection wins over the role read with the page (it is re-checked while open).
   const canEdit = collab.readOnly === null ? (page.role ? page.role !== 'viewer' : canEditIn(workspace.role)) : !collab.readOnly;
   const [title, setTitle] = useState(page.title);

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, data } from '../../api/client';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, call, data } from '../../api/client';
 
 /** A page as the API returns it (without content). */
 export interface PageSummary {
@@ -108,12 +108,29 @@ export async function fetchLevel(workspaceId: string, spaceId: string, parentId:
   }
 }
 
-/** One level of a space's page tree. */
-export function useTreeLevel(workspaceId: string, spaceId: string, parentId: string | null, enabled = true) {
-  return useQuery({
+/** One level of a space's page tree, as the tree and the first screen's early start (app/first-screen.ts) read it. */
+export const levelQuery = (workspaceId: string, spaceId: string, parentId: string | null) =>
+  queryOptions({
     queryKey: pageKeys.level(spaceId, parentId),
     queryFn: () => fetchLevel(workspaceId, spaceId, parentId),
-    enabled,
     staleTime: 30_000,
   });
+
+/** One level of a space's page tree. */
+export function useTreeLevel(workspaceId: string, spaceId: string, parentId: string | null, enabled = true) {
+  return useQuery({ ...levelQuery(workspaceId, spaceId, parentId), enabled });
 }
+
+const ROOT_LIMIT = 100;
+
+/** The first hundred root pages of a space, for the space screen's list (the tree in the sidebar shows them all). */
+export const rootPagesQuery = (workspaceId: string, spaceId: string) =>
+  queryOptions({
+    queryKey: pageKeys.roots(spaceId),
+    queryFn: async () => {
+      const result = await call(api.GET('/api/v1/pages', { params: { query: { workspaceId, spaceId, parentId: 'null', limit: ROOT_LIMIT } } }));
+      return result as unknown as { data: PageSummary[]; meta: { total: number } };
+    },
+    // Read moments before by the first screen's early start: not read again on mount.
+    staleTime: 10_000,
+  });

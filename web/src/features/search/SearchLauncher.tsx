@@ -1,4 +1,4 @@
-import { Button, Kbd } from '@mantine/core';
+import { ActionIcon, Button, Kbd } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
@@ -17,12 +17,26 @@ export function SearchLauncher() {
   const [opens, setOpens] = useState(0);
   const open = useCallback(() => setOpens((n) => n + 1), []);
   useHotkeys([['mod+K', open]], [], true);
+  const keys = MAC ? 'Meta+K' : 'Control+K';
   return (
     <>
+      {/* On a phone the button is its icon (named "Search" all the same), leaving the header's width to the workspace. */}
+      <ActionIcon
+        variant="default"
+        size={30}
+        aria-label="Search"
+        aria-keyshortcuts={keys}
+        hiddenFrom="xs"
+        onClick={open}
+        onFocus={() => void loadPalette()}
+      >
+        <IconSearch size={16} aria-hidden />
+      </ActionIcon>
       <Button
+        visibleFrom="xs"
         variant="default"
         size="xs"
-        aria-keyshortcuts={MAC ? 'Meta+K' : 'Control+K'}
+        aria-keyshortcuts={keys}
         leftSection={<IconSearch size={14} aria-hidden />}
         rightSection={
           <Kbd size="xs" visibleFrom="sm" aria-hidden>

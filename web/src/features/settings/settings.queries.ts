@@ -63,6 +63,8 @@ export function useWorkspaceDetail(workspaceId: string) {
   return useQuery({
     queryKey: settingsKeys.workspace(workspaceId),
     queryFn: async () => (await data(api.GET('/api/v1/workspaces/{workspaceId}', { params: { path: { workspaceId } } }))) as WorkspaceDetail,
+    // Every page's Publish button asks for it: read once a while, not on every page opened (a save invalidates it).
+    staleTime: 30_000,
   });
 }
 

@@ -2,29 +2,16 @@ import { Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine
 import { IconFilePlus, IconFileText, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { api, call } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { ExportButton } from '../exports/ExportButton';
 import { ImportButton } from '../imports/ImportButton';
 import { WatchButton } from '../notifications/WatchButton';
-import { type PageSummary, pageKeys } from '../pages/pages.queries';
+import { type PageSummary, rootPagesQuery } from '../pages/pages.queries';
 import { useCreatePage } from '../pages/tree/tree.mutations';
 import { canEditIn, paths, useWorkspace } from '../workspaces/workspace-context';
 import { type SpaceSummary, useCurrentSpace } from './spaces.queries';
 
-const ROOT_LIMIT = 100;
-
-/** The first hundred root pages of a space (the tree in the sidebar shows them all). */
-function useRootPages(workspaceId: string, spaceId: string) {
-  return useQuery({
-    queryKey: pageKeys.roots(spaceId),
-    queryFn: async () => {
-      const result = await call(api.GET('/api/v1/pages', { params: { query: { workspaceId, spaceId, parentId: 'null', limit: ROOT_LIMIT } } }));
-      return result as unknown as { data: PageSummary[]; meta: { total: number } };
-    },
-  });
-}
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -41,7 +28,7 @@ function SpaceView({ space }: { space: SpaceSummary }) {
   const workspace = useWorkspace();
   const navigate = useNavigate();
   const canEdit = canEditIn(workspace.role);
-  const roots = useRootPages(workspace.id, space.id);
+  const roots = useQuery(rootPagesQuery(workspace.id, space.id));
   const create = useCreatePage({ workspaceId: workspace.id, spaceId: space.id });
   const pageHref = (p: PageSummary) => paths.page(workspace.hostname, space.slug, p);
   const newPage = () => create.mutate({ parentId: null }, { onSuccess: (p) => navigate(pageHref(p)) });

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { useWorkspace } from '../workspaces/workspace-context';
@@ -20,12 +20,16 @@ export const spaceKeys = {
 };
 
 /** The spaces the caller can see in a workspace. */
-export function useSpaces(workspaceId: string) {
-  return useQuery({
+export const spacesQuery = (workspaceId: string) =>
+  queryOptions({
     queryKey: spaceKeys.all(workspaceId),
     queryFn: async () => (await data(api.GET('/api/v1/spaces', { params: { query: { workspaceId } } }))) as SpaceSummary[],
     staleTime: 30_000,
   });
+
+/** The spaces the caller can see in a workspace. */
+export function useSpaces(workspaceId: string) {
+  return useQuery(spacesQuery(workspaceId));
 }
 
 /** The space named by the `:space` slug of the current URL, once the list is loaded. */

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 
 export interface WorkspaceSummary {
@@ -16,11 +16,14 @@ export const workspaceKeys = {
   one: (id: string) => ['workspaces', id] as const,
 };
 
+/** The caller's workspaces, with their role in each (also started before the first render: app/first-screen.ts). */
+export const workspacesQuery = queryOptions({
+  queryKey: workspaceKeys.all,
+  queryFn: async () => (await data(api.GET('/api/v1/workspaces'))) as WorkspaceSummary[],
+  staleTime: 30_000,
+});
+
 /** The caller's workspaces, with their role in each. */
 export function useWorkspaces() {
-  return useQuery({
-    queryKey: workspaceKeys.all,
-    queryFn: async () => (await data(api.GET('/api/v1/workspaces'))) as WorkspaceSummary[],
-    staleTime: 30_000,
-  });
+  return useQuery(workspacesQuery);
 }

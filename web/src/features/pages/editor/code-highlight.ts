@@ -1,14 +1,32 @@
 import { Extension } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey, type Transaction } from '@tiptap/pm/state';
-import { Decoration, DecorationSet } from '@tiptap/pm/view';
-import { common, createLowlight } from 'lowlight';
+import { Decoration, DecorationSet, type EditorView } from '@tiptap/pm/view';
+import type { createLowlight } from 'lowlight';
 
 /**
  * Syntax colours for the shared `codeBlock` node, as decorations only: no node or attribute is added, so the schema
  * stays exactly the server's. Only code blocks a transaction touched are re-highlighted (a 1 MB page stays fast).
+ * The grammars load on the first code block any editor meets (`code-grammars.ts`); until they are here code is plain,
+ * and then every open editor is coloured at once.
  */
-const lowlight = createLowlight(common);
+let lowlight: ReturnType<typeof createLowlight> | null = null;
+let loading: Promise<void> | null = null;
+const views = new Set<EditorView>();
+const GRAMMARS_LOADED = 'grammars-loaded';
+
+function loadGrammars() {
+  if (loading) return;
+  loading = import('./code-grammars').then(
+    (m) => {
+      lowlight = m.lowlight;
+      for (const view of views) view.dispatch(view.state.tr.setMeta(key, GRAMMARS_LOADED));
+    },
+    () => {
+      loading = null; // offline or a failed chunk: the next code block tries again
+    },
+  );
+}
 /** Guessing a language runs every grammar: only for blocks small enough to guess quickly. */
 const AUTO_DETECT_MAX = 4000;
 
@@ -34,6 +52,10 @@ function spansOf(tree: HastNode, out: Span[] = [], offset = { at: 0 }, classes: 
 const cache = new WeakMap<PMNode, Span[]>();
 
 function highlight(node: PMNode): Span[] {
+  if (!lowlight) {
+    loadGrammars();
+    return [];
+  }
   const hit = cache.get(node);
   if (hit) return hit;
   const text = node.textContent;
@@ -80,16 +102,24 @@ const key = new PluginKey<DecorationSet>('codeHighlight');
 export const CodeHighlight = Extension.create({
   name: 'codeHighlight',
   addProseMirrorPlugins() {
+    const everything = (doc: PMNode) => {
+      const decos: Decoration[] = [];
+      codeBlocksIn(doc, 0, doc.content.size, (node, pos) => decos.push(...decorationsOf(node, pos)));
+      return DecorationSet.create(doc, decos);
+    };
     return [
       new Plugin<DecorationSet>({
         key,
+        view(view) {
+          views.add(view);
+          return { destroy: () => views.delete(view) };
+        },
         state: {
           init(_config, state) {
-            const decos: Decoration[] = [];
-            codeBlocksIn(state.doc, 0, state.doc.content.size, (node, pos) => decos.push(...decorationsOf(node, pos)));
-            return DecorationSet.create(state.doc, decos);
+            return everything(state.doc);
           },
           apply(tr, old) {
+            if (tr.getMeta(key) === GRAMMARS_LOADED) return everything(tr.doc);
             let set = old.map(tr.mapping, tr.doc);
             if (!tr.docChanged) return set;
             for (const [from, to] of changedRanges(tr)) {

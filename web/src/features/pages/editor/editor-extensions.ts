@@ -3,7 +3,7 @@ import { type AnyExtension, type Editor, Extension } from '@tiptap/core';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { Placeholder } from '@tiptap/extensions';
 import { CodeHighlight } from './code-highlight';
-import { looksLikeMarkdown, markdownToContent } from './markdown-paste';
+import { loadMarkdownConverter, looksLikeMarkdown, markdownConverter, markdownToContent } from './markdown-paste';
 import { withMentionSuggestions } from './mentions';
 import { SlashMenu } from './slash-menu';
 import { insertFiles, pickFiles, type UploadTarget } from './uploads';
@@ -27,9 +27,26 @@ function pasteAndDrop(target: UploadTarget) {
               const html = event.clipboardData?.getData('text/html');
               const text = event.clipboardData?.getData('text/plain');
               if (html || !text || view.state.selection.$from.parent.type.spec.code || !looksLikeMarkdown(text)) return false;
-              const content = markdownToContent(text);
-              if (!content) return false;
-              return editor.chain().focus().insertContent(content).run();
+              const convert = markdownConverter();
+              if (convert) {
+                const content = markdownToContent(text, convert);
+                return content ? editor.chain().focus().insertContent(content).run() : false;
+              }
+              // The converter's code is not here yet (it loads on focus): take the paste, and put it in once it is,
+              // converted, or as plain text if it cannot be.
+              void loadMarkdownConverter().then((loaded) => {
+                if (editor.isDestroyed) return;
+                const content = loaded ? markdownToContent(text, loaded) : null;
+                if (content) editor.chain().focus().insertContent(content).run();
+                else editor.view.dispatch(editor.state.tr.insertText(text));
+              });
+              return true;
+            },
+            handleDOMEvents: {
+              focus() {
+                void loadMarkdownConverter();
+                return false;
+              },
             },
             handleDrop(view, event, _slice, moved) {
               const files = Array.from(event.dataTransfer?.files ?? []);

@@ -9,8 +9,8 @@ import { ApiError, messageOf } from '../../../api/errors';
 import { ErrorNotice } from '../../../ui/ErrorNotice';
 import type { SpaceSummary } from '../../spaces/spaces.queries';
 import { canEditIn, pageIdOf, paths, useWorkspace } from '../../workspaces/workspace-context';
-import { fetchLevel, pageKeys, slugOfTitle, type TreePage } from '../pages.queries';
-import { prefetchPage } from '../prefetch';
+import { levelQuery, slugOfTitle, type TreePage } from '../pages.queries';
+import { prefetchPage, prefetchPageScreenWhenIdle } from '../prefetch';
 import { flattenTree, isSelfOrDescendant, type LevelState, useOpenPages } from './tree.model';
 import { useRevealPage } from './tree.reveal';
 import { useCreatePage, useMovePage, useRenamePage, useTrashPage } from './tree.mutations';
@@ -44,11 +44,7 @@ export default function PageTree({ space }: { space: SpaceSummary }) {
     [parents],
   );
   const levels = useQueries({
-    queries: parents.map((parentId) => ({
-      queryKey: pageKeys.level(space.id, parentId),
-      queryFn: () => fetchLevel(workspace.id, space.id, parentId),
-      staleTime: 30_000,
-    })),
+    queries: parents.map((parentId) => levelQuery(workspace.id, space.id, parentId)),
     combine,
   });
   const rows = useMemo(() => flattenTree(levels, open), [levels, open]);
@@ -63,6 +59,10 @@ export default function PageTree({ space }: { space: SpaceSummary }) {
     for (const [id, level] of levels)
       if (id && level.error instanceof ApiError && (level.error.status === 404 || level.error.status === 410)) setOpen(id, false);
   }, [levels, setOpen]);
+
+  // The first screen is there once the tree shows: the page screen's code can come now, while the person reads.
+  const shown = rows.length > 0;
+  useEffect(() => (shown ? prefetchPageScreenWhenIdle() : undefined), [shown]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({

@@ -54,7 +54,8 @@ export function isSelfOrDescendant(byId: Map<string, TreePage>, candidate: strin
 
 const storageKey = (spaceId: string) => `kb:tree-open:${spaceId}`;
 
-function readOpen(spaceId: string): Set<string> {
+/** The pages left open in a space's tree on this device (the first screen's early start reads their levels too). */
+export function readOpen(spaceId: string): Set<string> {
   try {
     const raw = localStorage.getItem(storageKey(spaceId));
     const ids = raw ? (JSON.parse(raw) as unknown) : [];
