@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from './lib/measure.js';
-import { processUsage, startChild, stopChild } from './lib/service-process.js';
+import { processUsage, serviceEnv, startChild, stopChild } from './lib/service-process.js';
 import { type DatabaseKind, freshDatabase } from './lib/target.js';
 
 const RUNS = Number(process.env.STARTUP_BENCH_RUNS ?? 5);
@@ -33,8 +33,7 @@ async function startOnce(kind: DatabaseKind, mode: Mode): Promise<{ startMs: num
     url = fresh.url ?? '';
     drop = fresh.drop;
   }
-  const { DATABASE_URL: _server, REDIS_URL: _redis, ...inherited } = process.env;
-  const env = { ...inherited, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: url };
+  const env = serviceEnv(dataDir, { DATABASE_URL: url });
   try {
     const started = performance.now();
     const { child } = await startChild([...MODES[mode]], env, /listening on/);

@@ -69,6 +69,26 @@ export function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> 
   });
 }
 
+/**
+ * The environment of a service process started by a bench: this process's own, less its database and Redis, with
+ * `dataDir`, a port of its own on 127.0.0.1, warnings only and rate limits out of reach (they still count every
+ * request); `settings` go over it.
+ */
+export function serviceEnv(dataDir: string, settings: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _server, REDIS_URL: _redis, ...inherited } = process.env;
+  return {
+    ...inherited,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: String(1e9),
+    AUTH_RATE_LIMIT_MAX: String(1e9),
+    AUTH_RATE_LIMIT_PER_EMAIL: String(1e9),
+    ...settings,
+  };
+}
+
 /** The service in a process of its own, so its CPU and memory can be read from /proc. */
 export interface ServiceProcess {
   kind: DatabaseKind;
@@ -103,19 +123,7 @@ export async function startServiceProcess(kind: DatabaseKind, settings: Record<s
     url = fresh.url;
     dropDatabase = fresh.drop;
   }
-  const { DATABASE_URL: _server, REDIS_URL: _redis, ...inherited } = process.env;
-  const env = {
-    ...inherited,
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_MAX: String(1e9),
-    AUTH_RATE_LIMIT_MAX: String(1e9),
-    AUTH_RATE_LIMIT_PER_EMAIL: String(1e9),
-    ...(url ? { DATABASE_URL: url } : {}),
-    ...settings,
-  };
+  const env = serviceEnv(dataDir, { ...(url ? { DATABASE_URL: url } : {}), ...settings });
   const cleanUp = async () => {
     await dropDatabase();
     rmSync(dataDir, { recursive: true, force: true });

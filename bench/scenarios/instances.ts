@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { runIndexer } from '../../src/areas/knowledge/knowledge.indexer.js';
 import { embedderFor } from '../../src/embeddings/index.js';
 import { type Measurement, median } from '../lib/measure.js';
-import { processUsage, startChild, stopChild } from '../lib/service-process.js';
+import { processUsage, serviceEnv, startChild, stopChild } from '../lib/service-process.js';
 import type { Target } from '../lib/target.js';
 import type { ClientFigures } from './mixed-load.client.js';
 import { asMeasurement, runClientProcess, seed as seedMixedLoad } from './mixed-load.js';
@@ -39,19 +39,7 @@ async function redisUrlIfUp(): Promise<string | undefined> {
 /** One service process (`src/main.ts` through tsx, default settings: workers and the knowledge indexer on) on the target's database. */
 async function startInstance(databaseUrl: string, shared: Record<string, string>): Promise<RunningInstance> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-bench-instance-'));
-  const { DATABASE_URL: _server, REDIS_URL: _redis, ...inherited } = process.env;
-  const env = {
-    ...inherited,
-    ...shared,
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_MAX: String(1e9),
-    AUTH_RATE_LIMIT_MAX: String(1e9),
-    AUTH_RATE_LIMIT_PER_EMAIL: String(1e9),
-  };
+  const env = serviceEnv(dataDir, { ...shared, DATABASE_URL: databaseUrl });
   try {
     const { child, match } = await startChild(['--import', 'tsx', 'src/main.ts'], env, /listening on (http:\/\/[^/\s]+)\/api/);
     return { url: match[1], child, dataDir };

@@ -12,7 +12,7 @@ import { embedderFor } from '../../src/embeddings/index.js';
 import { createServiceEnv } from '../../src/env.js';
 import { startBackground } from '../../src/jobs/runtime.js';
 import { type Measurement, median } from '../lib/measure.js';
-import { processUsage, startChild, stopChild } from '../lib/service-process.js';
+import { processUsage, serviceEnv, startChild, stopChild } from '../lib/service-process.js';
 import type { Target } from '../lib/target.js';
 import type { ClientFigures, ClientPlan } from './mixed-load.client.js';
 import type { Scenario } from './types.js';
@@ -119,17 +119,7 @@ interface ServiceMemory {
 async function serviceMemory(target: Target, settleMs: number, loadSeconds: number): Promise<ServiceMemory> {
   const how = 'npm start (node bin/start.js: dist/, rebuilt when stale)';
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-mixed-idle-'));
-  const env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: target.kind === 'pglite' ? '' : await serverDatabase(target, 'create'),
-    RATE_LIMIT_MAX: String(1e9),
-    AUTH_RATE_LIMIT_MAX: String(1e9),
-    AUTH_RATE_LIMIT_PER_EMAIL: String(1e9),
-  };
+  const env = serviceEnv(dataDir, { DATABASE_URL: target.kind === 'pglite' ? '' : await serverDatabase(target, 'create') });
   try {
     const { child, match } = await startChild(['bin/start.js'], env, /listening on (http:\/\/\S+)\/api/);
     try {

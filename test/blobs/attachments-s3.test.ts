@@ -5,7 +5,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { type BlobStore, createBlobStore, type S3BlobStore } from '../../src/blobs/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
-import { multipart } from '../helpers/multipart.js';
+import { postMultipart } from '../helpers/multipart.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
 import { publish, sharedSetup, tokenOf } from '../shares/helpers.js';
 import { createPage, createSpace } from '../spaces/helpers.js';
@@ -80,17 +80,11 @@ describe('attachments on S3', () => {
   it('streams a multipart upload larger than one S3 part, and reads it back whole and in ranges', { timeout: 60_000 }, async () => {
     const { workspace, editor, viewer, page } = await setup();
     const bytes = randomBytes(9 * 1024 * 1024);
-    const { payload, contentType } = await multipart([
+    const res = await postMultipart(t.app, editor.token, '/api/v1/attachments', [
       ['pageId', page.id],
       ['workspaceId', workspace.id],
       ['file', { bytes, filename: 'big.bin', type: 'application/octet-stream' }],
     ]);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/attachments',
-      headers: { authorization: `Bearer ${editor.token}`, 'content-type': contentType },
-      payload,
-    });
     expect(res.statusCode).toBe(201);
     const att = res.json().data;
     expect(att).toMatchObject({ size: bytes.length, sha256: sha256(bytes) });
@@ -109,17 +103,11 @@ describe('attachments on S3', () => {
     const { workspace, editor, page } = await setup();
     const before = await keysInBucket();
     const bytes = randomBytes(12 * 1024 * 1024 + 1);
-    const { payload, contentType } = await multipart([
+    const res = await postMultipart(t.app, editor.token, '/api/v1/attachments', [
       ['pageId', page.id],
       ['workspaceId', workspace.id],
       ['file', { bytes, filename: 'too-big.bin', type: 'application/octet-stream' }],
     ]);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/attachments',
-      headers: { authorization: `Bearer ${editor.token}`, 'content-type': contentType },
-      payload,
-    });
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'data', reason: 'too_large' } });
     expect(await keysInBucket()).toEqual(before);

@@ -8,7 +8,7 @@ import { type BlobStore, createBlobStore } from '../../src/blobs/index.js';
 import { type MigrateProgress, migrateBlobs } from '../../src/blobs/migrate-blobs.js';
 import { createTestApp, siblingApp, type TestApp } from '../helpers/app.js';
 import { workspaceWithRoles } from '../helpers/factories.js';
-import { multipart } from '../helpers/multipart.js';
+import { postMultipart } from '../helpers/multipart.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
 import { createPage, createSpace } from '../spaces/helpers.js';
 
@@ -38,17 +38,11 @@ beforeAll(async () => {
   const space = await createSpace(t, admin, workspace.id, { name: 'Files' });
   const page = await createPage(t, editor, workspace.id, space.id, 'With files');
   for (const bytes of [Buffer.from('first file'), Buffer.from('second, a little longer'), randomBytes(50_000), randomBytes(9 * 1024 * 1024)]) {
-    const { payload, contentType } = await multipart([
+    const res = await postMultipart(t.app, editor.token, '/api/v1/attachments', [
       ['pageId', page.id],
       ['workspaceId', workspace.id],
       ['file', { bytes, filename: 'f.bin', type: 'application/octet-stream' }],
     ]);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/attachments',
-      headers: { authorization: `Bearer ${editor.token}`, 'content-type': contentType },
-      payload,
-    });
     expect(res.statusCode).toBe(201);
     files.push({ id: res.json().data.id, bytes });
   }

@@ -10,7 +10,7 @@ import type { Config } from '../../src/config.js';
 import { Worker } from '../../src/jobs/worker.js';
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
-import { multipart } from '../helpers/multipart.js';
+import { postMultipart } from '../helpers/multipart.js';
 import { createSpace } from '../spaces/helpers.js';
 
 /** A real worker over the test database running the imports' (and exports', for round trips) job handlers. */
@@ -122,16 +122,10 @@ export interface ImportTarget {
 /** POST /api/v1/imports as multipart; the raw response (status and body). */
 export async function postImport(t: TestApp, user: TestUser, target: ImportTarget, file: { bytes: Buffer; filename: string; type?: string }) {
   const fields = Object.entries(target).filter(([, v]) => v !== undefined) as [string, string][];
-  const { payload, contentType } = await multipart([
+  const raw = await postMultipart(t.app, user.token, '/api/v1/imports', [
     ...fields,
     ['file', { bytes: file.bytes, filename: file.filename, type: file.type ?? 'application/octet-stream' }],
   ]);
-  const raw = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/imports',
-    headers: { authorization: `Bearer ${user.token}`, 'content-type': contentType },
-    payload,
-  });
   return { status: raw.statusCode, body: raw.json() };
 }
 

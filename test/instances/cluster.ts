@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { TestApp } from '../helpers/app.js';
+import { readSse, type SseEvent } from '../helpers/sse.js';
 
 /**
  * Several real service processes (`src/main.ts` through tsx, as `npm run dev:api` runs it) sharing one PostgreSQL
@@ -118,42 +119,11 @@ function vectorOf(text: string): number[] {
   return v;
 }
 
-export interface SseEvent {
-  event: string;
-  id?: string;
-  data: any;
-}
-
 /** Opens a person's notification stream (Server-Sent Events over fetch, as EventSource reads it) and collects its events. */
 export async function openNotificationStream(base: string, token: string) {
   const controller = new AbortController();
   const res = await fetch(`${base}/api/v1/notifications/stream`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
   const events: SseEvent[] = [];
-  void (async () => {
-    if (!res.body) return;
-    const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
-          const frame = buffer.slice(0, at);
-          buffer = buffer.slice(at + 2);
-          const fields = Object.fromEntries(
-            frame
-              .split('\n')
-              .filter((l) => !l.startsWith(':') && l.includes(':'))
-              .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]),
-          );
-          if (fields.event) events.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data) });
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
+  void readSse(res.body, (event) => events.push(event));
   return { res, events, close: () => controller.abort() };
 }

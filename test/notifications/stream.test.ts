@@ -7,6 +7,7 @@ import { fanOutNotifications } from '../../src/areas/notifications/notifications
 import { createTestApp, siblingApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 import { connectRedis, requireRedis } from '../helpers/redis.js';
+import { readSse, type SseEvent } from '../helpers/sse.js';
 import { createSpace, newPage } from '../pages/helpers.js';
 import { dispatch, pageEvent, recordAndDispatch, unreadCountOf } from './helpers.js';
 
@@ -14,12 +15,6 @@ import { dispatch, pageEvent, recordAndDispatch, unreadCountOf } from './helpers
  * The live stream over a real socket: the app listens on a port and a plain fetch reads the Server-Sent Events, as a
  * browser's EventSource would.
  */
-
-interface SseEvent {
-  event: string;
-  id?: string;
-  data: any;
-}
 
 /** Opens the stream and collects its events; `next` waits for the first event (after those already taken) that matches. */
 async function openStream(base: string, token: string, query = '', headers: Record<string, string> = {}) {
@@ -33,31 +28,10 @@ async function openStream(base: string, token: string, query = '', headers: Reco
   let wake = null as (() => void) | null;
   let ended = false;
   const done = (async () => {
-    if (!res.body) return;
-    const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
-          const frame = buffer.slice(0, at);
-          buffer = buffer.slice(at + 2);
-          const fields = Object.fromEntries(
-            frame
-              .split('\n')
-              .filter((l) => !l.startsWith(':') && l.includes(':'))
-              .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]),
-          );
-          if (fields.event) events.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data) });
-          wake?.();
-        }
-      }
-    } catch {
-      // aborted
-    }
+    await readSse(res.body, (event) => {
+      events.push(event);
+      wake?.();
+    });
     ended = true;
     wake?.();
   })();
