@@ -52,6 +52,8 @@ export interface ServiceEnv {
 export interface LiveDocuments {
   /** Merges a Yjs update (a write made through the API) into the page's live document, on every instance that has it open. */
   mergeOutsideWrite(pageId: string, update: Uint8Array): Promise<void>;
+  /** Tells everyone with the page open, on every instance, its new title (a stateless message `{ type: 'title', title }`). */
+  announceTitle(pageId: string, title: string): Promise<void>;
 }
 
 export function requireActor(ctx: Ctx): Actor {

@@ -102,7 +102,7 @@ describe('co-editing on two instances over Redis', () => {
   });
   afterAll(() => redis?.disconnect());
 
-  it('converges two people connected to different instances, and merges a write made on either', async (ctx) => {
+  it('converges two people connected to different instances, merges a write made on either, and tells both a new title', async (ctx) => {
     if (!requireRedis(redis, ctx)) return;
     const prefix = `t-${randomUUID().slice(0, 8)}:`;
     const one = await siblingApp(t, { redis, rateLimitKeyPrefix: prefix });
@@ -126,6 +126,25 @@ describe('co-editing on two instances over Redis', () => {
     const merged = 'One rewritten over REST\nTwo typed on instance two and more';
     await eventually('the REST write to reach both clients, merged', () => onTwo.text() === merged && onOne.text() === merged);
     await eventually('the merged text to be stored', async () => (await storedText(p.id)) === merged);
+
+    // A new title (not in the Yjs document) reaches everyone with the page open, on both instances, at once; so does a
+    // restore that brings an older title back.
+    const titles = { one: [] as string[], two: [] as string[] };
+    const listen = (client: CollabClient, into: string[]) =>
+      client.provider.on('stateless', ({ payload }: { payload: string }) => {
+        const message = JSON.parse(payload);
+        if (message.type === 'title') into.push(message.title);
+      });
+    listen(onOne, titles.one);
+    listen(onTwo, titles.two);
+    const renamed = await requester(one.app)({ method: 'PUT', url: `/api/v1/pages/${p.id}`, token: w.admin.token, body: { workspaceId: w.workspace.id, title: 'Shared, renamed' } });
+    expect(renamed.status).toBe(200);
+    await eventually('the new title to reach both clients', () => titles.one.includes('Shared, renamed') && titles.two.includes('Shared, renamed'));
+    const history = await t.request({ url: `/api/v1/pages/${p.id}/history`, token: w.admin.token });
+    const first = history.body.data.find((e: { title?: string; version: number }) => e.version === 1);
+    const restored = await requester(two.app)({ method: 'POST', url: `/api/v1/pages/${p.id}/restore`, token: w.admin.token, body: { historyId: first.id } });
+    expect(restored.status).toBe(200);
+    await eventually('the restored title to reach both clients', () => titles.one.at(-1) === 'Shared' && titles.two.at(-1) === 'Shared');
     await redis!.del(...(await redis!.keys(`${prefix}*`)), 'never-empty');
   });
 });

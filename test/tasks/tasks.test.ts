@@ -38,6 +38,7 @@ describe('tasks: create, read, update, delete', () => {
       workspaceId: workspace.id,
       spaceId: space.id,
       projectId: project.id,
+      pageId: null,
       assigneeId: viewer.id,
       title: 'Write the docs',
       description: '# Docs\n\n- [ ] all of them',
@@ -52,6 +53,7 @@ describe('tasks: create, read, update, delete', () => {
       updatedAt: expect.any(String),
       assignee: { id: viewer.id, name: 'Viewer', avatarUrl: null },
       project: { id: project.id, name: 'Roadmap' },
+      page: null,
     });
 
     const got = await t.request({ url: `/api/tasks/${task.id}`, token: viewer.token });

@@ -95,6 +95,11 @@ describe('co-editing in the web app', () => {
     await expect
       .poll(() => storedText(target.id), { timeout: 5_000 })
       .toBe('The analytical engine weaves algebraic patterns like a loom\n\nGrace adds a compiler');
+
+    // Ada renames the page: Grace's title changes at once, with no reload (the title is not in the Yjs document).
+    await a.getByLabel('Title').fill('Notes on the engine');
+    await status(a, 'Saved');
+    await expect.poll(() => g.getByLabel('Title').inputValue(), { timeout: 10_000 }).toBe('Notes on the engine');
   });
 
   it('keeps what is typed offline on the device, across a reload, and merges it on reconnect', async () => {

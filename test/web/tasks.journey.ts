@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiSignedInWorkspace, useWebApp, visible } from './harness.js';
+import { apiSignedInWorkspace, handbookWithPage, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
 
@@ -126,4 +126,25 @@ describe('tasks', () => {
     expect(done.body.data.status).toBe('done');
     expect(done.body.data.completedAt).toBeTruthy();
   }, 150_000);
+
+  it('links a task to the page it is about, and opens the page from the task', async () => {
+    const { page, token, hostname, workspaceId: ws } = await apiSignedInWorkspace(web, 'linker');
+    const { pageId } = await handbookWithPage(web, token, ws, 'Launch checklist', 'Everything before the launch.');
+    const made = await web.t.request({ method: 'POST', url: '/api/v1/tasks', token, body: { workspaceId: ws, title: 'Check the list' } });
+    expect(made.status).toBe(201);
+
+    await page.goto(`/w/${hostname}/tasks/${made.body.data.id}`);
+    await visible(page.getByRole('heading', { name: 'Check the list' }));
+    const picker = page.getByLabel('Page', { exact: true }).and(page.locator('input'));
+    await picker.fill('Launch');
+    await page.getByRole('option', { name: 'Launch checklist' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await visible(page.getByText('Task saved.'));
+    await expect.poll(async () => (await web.t.request({ url: `/api/v1/tasks/${made.body.data.id}`, token })).body.data.pageId).toBe(pageId);
+    await web.shot(page, 'task-page-link');
+
+    await page.getByRole('link', { name: 'Launch checklist' }).click();
+    await page.waitForURL(`**/s/handbook/p/*${pageId}`);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Title' }).inputValue()).toBe('Launch checklist');
+  }, 90_000);
 });

@@ -210,26 +210,36 @@ function startAccessChecks(hocuspocus: Hocuspocus, deps: HttpDeps, ctxFor: (acto
 /**
  * Writes from outside reach live documents: merged into this instance's copy, and with Redis, published so every
  * instance that has the page open merges it too (Yjs updates apply idempotently, so hearing one twice is harmless).
+ * A new title (not in the Yjs document) goes the same way, told to each connection as a stateless message.
  */
 function startOutsideWrites(hocuspocus: Hocuspocus, options: CollabOptions, prefix: string, app: FastifyInstance) {
-  const channel = `${prefix}:outside-writes`;
   const mergeHere = async (pageId: string, update: Uint8Array) => {
     const document = hocuspocus.documents.get(pageId) ?? (await hocuspocus.loadingDocuments.get(pageId)?.catch(() => undefined));
     if (document) Y.applyUpdate(document, update, 'outside-write');
   };
+  const titleHere = (pageId: string, payload: Uint8Array) => {
+    const message = Buffer.from(payload).toString('utf8');
+    for (const connection of hocuspocus.documents.get(pageId)?.getConnections() ?? []) connection.sendStateless(message);
+  };
+  const handlers: Record<string, (pageId: string, payload: Uint8Array) => void | Promise<void>> = { 'outside-writes': mergeHere, titles: titleHere };
   const subscriber = options.redis ? redisConnection(options.redis, app) : undefined;
   if (subscriber) {
-    void subscriber.subscribe(channel).catch((err) => app.log.warn({ err }, 'co-editing: could not subscribe to outside writes'));
-    subscriber.on('messageBuffer', (_channel: Buffer, message: Buffer) => {
+    const channels = Object.keys(handlers).map((name) => `${prefix}:${name}`);
+    void subscriber.subscribe(...channels).catch((err) => app.log.warn({ err }, 'co-editing: could not subscribe to outside writes'));
+    subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
+      const handler = handlers[channel.toString().slice(prefix.length + 1)];
       const separator = message.indexOf(0);
-      if (separator > 0) void mergeHere(message.subarray(0, separator).toString(), new Uint8Array(message.subarray(separator + 1)));
+      if (handler && separator > 0) void handler(message.subarray(0, separator).toString(), new Uint8Array(message.subarray(separator + 1)));
     });
   }
+  /** Acts here, then tells the other instances (a message of `pageId`, a zero byte, then the payload). */
+  const everywhere = async (name: string, pageId: string, payload: Uint8Array) => {
+    await handlers[name](pageId, payload);
+    if (options.redis) await options.redis.publish(`${prefix}:${name}`, Buffer.concat([Buffer.from(pageId), Buffer.from([0]), Buffer.from(payload)]));
+  };
   const liveDocuments: LiveDocuments = {
-    async mergeOutsideWrite(pageId, update) {
-      await mergeHere(pageId, update);
-      if (options.redis) await options.redis.publish(channel, Buffer.concat([Buffer.from(pageId), Buffer.from([0]), Buffer.from(update)]));
-    },
+    mergeOutsideWrite: (pageId, update) => everywhere('outside-writes', pageId, update),
+    announceTitle: (pageId, title) => everywhere('titles', pageId, Buffer.from(JSON.stringify({ type: 'title', title }))),
   };
   return { liveDocuments, stop: async () => subscriber?.disconnect() };
 }

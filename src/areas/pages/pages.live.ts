@@ -34,3 +34,16 @@ export async function announceLiveChange(ctx: Ctx, pageId: string, change: LiveC
     ctx.log.warn({ err, pageId }, 'could not merge a write into the live document');
   }
 }
+
+/**
+ * After a write that changed the title committed: everyone with the page open sees the new title at once (the title is
+ * not in the Yjs document). Losing this loses nothing: the next load reads the title; so it is logged, not thrown.
+ */
+export async function announceLiveTitle(ctx: Ctx, pageId: string, title: string | null): Promise<void> {
+  if (title === null || !ctx.env.liveDocuments) return;
+  try {
+    await ctx.env.liveDocuments.announceTitle(pageId, title);
+  } catch (err) {
+    ctx.log.warn({ err, pageId }, 'could not announce a new title to the live document');
+  }
+}

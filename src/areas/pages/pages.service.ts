@@ -14,7 +14,7 @@ import { slugify } from '../spaces/spaces.service.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { historyRepo } from './history/history.repo.js';
 import { resolveBody } from './pages.content.js';
-import { announceLiveChange, type LiveChange, liveChangeOf } from './pages.live.js';
+import { announceLiveChange, announceLiveTitle, type LiveChange, liveChangeOf } from './pages.live.js';
 import { checkPageAccess, requirePageAccess } from './pages.policy.js';
 import { placementGiven, placePosition } from './pages.position.js';
 import { presentPage, presentPageWithContent, presentTreePage } from './pages.present.js';
@@ -240,6 +240,7 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
   const body = await resolveBody(ctx, input, false);
   const now = ctx.now();
   let live: LiveChange | null = null;
+  let newTitle: string | null = null;
   let recorded = 0;
   await ctx.db.transaction().execute(async (trx) => {
     const treeChange = input.parentId !== undefined || placementGiven(input);
@@ -274,7 +275,7 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
     const titleChanged = input.title !== undefined && input.title !== current.title;
     const contentChanged = body !== undefined && !body.doc.eq(PMNode.fromJSON(schema, current.content));
     if (titleChanged) {
-      patch.title = input.title;
+      patch.title = newTitle = input.title!;
       patch.slug = pageSlug(input.title!);
     }
     if (contentChanged) {
@@ -304,6 +305,7 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
   });
   if (recorded) await nudgeEventDispatch(ctx);
   await announceLiveChange(ctx, pageId, live);
+  await announceLiveTitle(ctx, pageId, newTitle);
   const row = await pageOrThrow(ctx, workspaceId, pageId);
   return { page: presentPage(row), etag: pageEtag(row.version) };
 }

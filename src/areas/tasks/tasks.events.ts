@@ -23,6 +23,7 @@ function lockTask(trx: Db, workspaceId: string, taskId: string) {
       'bucket',
       'assigneeId',
       'projectId',
+      'pageId',
       sql<string | null>`to_char(due_date, 'YYYY-MM-DD')`.as('dueDate'),
     ])
     .where('workspaceId', '=', workspaceId)

@@ -5,6 +5,7 @@ export interface TaskRecord {
   workspaceId: string;
   spaceId: string | null;
   projectId: string | null;
+  pageId: string | null;
   assigneeId: string | null;
   title: string;
   description: string | null;
@@ -24,6 +25,9 @@ export interface TaskDetailRecord extends TaskRecord {
   assigneeAvatarUrl: string | null;
   projectRefId: string | null;
   projectName: string | null;
+  pageRefId: string | null;
+  pageTitle: string | null;
+  pageSpaceId: string | null;
 }
 
 /** The list form: references as ids. */
@@ -33,6 +37,7 @@ export function presentTask(row: TaskRecord) {
     workspaceId: row.workspaceId,
     spaceId: row.spaceId,
     projectId: row.projectId,
+    pageId: row.pageId,
     assigneeId: row.assigneeId,
     title: row.title,
     description: row.description,
@@ -48,11 +53,12 @@ export function presentTask(row: TaskRecord) {
   };
 }
 
-/** The single-task form: the list form plus `assignee` and `project` objects. */
+/** The single-task form: the list form plus `assignee`, `project` and `page` objects. */
 export function presentTaskDetail(row: TaskDetailRecord) {
   return {
     ...presentTask(row),
     assignee: row.assigneeId && row.assigneeName !== null ? { id: row.assigneeId, name: row.assigneeName, avatarUrl: row.assigneeAvatarUrl } : null,
     project: row.projectRefId && row.projectName !== null ? { id: row.projectRefId, name: row.projectName } : null,
+    page: row.pageRefId && row.pageTitle !== null && row.pageSpaceId ? { id: row.pageRefId, title: row.pageTitle, spaceId: row.pageSpaceId } : null,
   };
 }

@@ -1,10 +1,11 @@
-import { type RawBuilder, type Selectable, sql } from 'kysely';
+import { type Expression, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { TaskBucket, TaskPriority, TaskStatus, TaskTable } from '../../db/tables/tasks.js';
 
 export interface TaskFilters {
   spaceId?: string;
   projectId?: string;
+  pageId?: string;
   assigneeId?: string;
   status?: TaskStatus[];
   priority?: TaskPriority[];
@@ -28,6 +29,7 @@ export interface TaskPatch {
   bucket?: TaskBucket | null;
   assigneeId?: string | null;
   projectId?: string | null;
+  pageId?: string | null;
   spaceId?: string | null;
   dueDate?: string | null;
 }
@@ -41,6 +43,7 @@ const TASK_COLUMNS = [
   't.workspaceId',
   't.spaceId',
   't.projectId',
+  't.pageId',
   't.assigneeId',
   't.title',
   't.description',
@@ -63,16 +66,31 @@ const completedAtFor = (status: TaskStatus, now: Date) => (status === 'done' ? s
 export const tasksRepo = {
   /** Where a task lives, for the access check; the workspace comes from the task itself. */
   findScope(db: Db, taskId: string) {
-    return db.selectFrom('tasks').select(['id', 'workspaceId', 'spaceId', 'projectId']).where('id', '=', taskId).executeTakeFirst();
+    return db.selectFrom('tasks').select(['id', 'workspaceId', 'spaceId', 'projectId', 'pageId']).where('id', '=', taskId).executeTakeFirst();
   },
 
-  /** The detail form: the task, its labels, its assignee and its project (when the reader may see that project). */
-  findDetail(db: Db, workspaceId: string, taskId: string, projectVisible: (column: string) => RawBuilder<boolean>) {
+  /**
+   * The detail form: the task, its labels, its assignee, its project (when the reader may see that project) and its
+   * page (when the reader may open it: `pageOpen` of the joined page's alias, and it is not in the trash).
+   */
+  findDetail(db: Db, workspaceId: string, taskId: string, projectVisible: (column: string) => RawBuilder<boolean>, pageOpen: (alias: string) => Expression<SqlBool>) {
     return db
       .selectFrom('tasks as t')
       .leftJoin('users as a', 'a.id', 't.assigneeId')
       .leftJoin('projects as p', (j) => j.onRef('p.id', '=', 't.projectId').onRef('p.workspaceId', '=', 't.workspaceId').on(projectVisible('p.spaceId')))
-      .select([...TASK_COLUMNS, 'a.name as assigneeName', 'a.avatarUrl as assigneeAvatarUrl', 'p.id as projectRefId', 'p.name as projectName'])
+      .leftJoin('pages as pg', (j) =>
+        j.onRef('pg.id', '=', 't.pageId').onRef('pg.workspaceId', '=', 't.workspaceId').on('pg.deletedAt', 'is', null).on(pageOpen('pg')),
+      )
+      .select([
+        ...TASK_COLUMNS,
+        'a.name as assigneeName',
+        'a.avatarUrl as assigneeAvatarUrl',
+        'p.id as projectRefId',
+        'p.name as projectName',
+        'pg.id as pageRefId',
+        'pg.title as pageTitle',
+        'pg.spaceId as pageSpaceId',
+      ])
       .where('t.workspaceId', '=', workspaceId)
       .where('t.id', '=', taskId)
       .executeTakeFirst();
@@ -83,6 +101,7 @@ export const tasksRepo = {
     let q = db.selectFrom('tasks as t').where('t.workspaceId', '=', workspaceId).where(visible);
     if (f.spaceId) q = q.where('t.spaceId', '=', f.spaceId);
     if (f.projectId) q = q.where('t.projectId', '=', f.projectId);
+    if (f.pageId) q = q.where('t.pageId', '=', f.pageId);
     if (f.assigneeId) q = q.where('t.assigneeId', '=', f.assigneeId);
     if (f.status) q = q.where('t.status', 'in', f.status);
     if (f.priority) q = q.where('t.priority', 'in', f.priority);

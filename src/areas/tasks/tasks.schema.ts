@@ -55,6 +55,7 @@ export const TaskCreateBody = z.object({
   bucket: TaskBucket.nullable().optional(),
   assigneeId: Id.nullable().optional().describe('A member of the workspace'),
   projectId: Id.nullable().optional().describe('A project of the workspace'),
+  pageId: Id.nullable().optional().describe('The page the task is about: a page of the workspace the caller can read, not in the trash'),
   spaceId: Id.nullable().optional().describe('A space of the workspace the caller can write in'),
   dueDate: IsoDate.nullable().optional().describe('ISO 8601 date (YYYY-MM-DD) or date-time; stored and returned as YYYY-MM-DD'),
   labels: Labels.optional(),
@@ -69,6 +70,7 @@ export const TaskUpdateBody = z.object({
   bucket: TaskBucket.nullable().optional(),
   assigneeId: Id.nullable().optional(),
   projectId: Id.nullable().optional(),
+  pageId: Id.nullable().optional().describe('The page the task is about; null unlinks'),
   spaceId: Id.nullable().optional(),
   dueDate: IsoDate.nullable().optional(),
   labels: Labels.optional().describe('Replaces the task’s labels'),
@@ -100,6 +102,7 @@ export const TaskListQuery = z.object({
   workspaceId: Id,
   spaceId: Id.optional(),
   projectId: Id.optional(),
+  pageId: Id.optional().describe('Tasks linked to this page'),
   assigneeId: Id.optional(),
   status: csvEnum(TASK_STATUSES).optional().describe('One or more of todo, in_progress, done (comma-separated or repeated)'),
   priority: csvEnum(TASK_PRIORITIES).optional().describe('One or more of high, medium, low'),
@@ -127,6 +130,7 @@ const taskFields = {
   workspaceId: z.string(),
   spaceId: z.string().nullable(),
   projectId: z.string().nullable(),
+  pageId: z.string().nullable().describe('The page the task is about (its id, whether or not the reader may open it)'),
   assigneeId: z.string().nullable(),
   title: z.string(),
   description: z.string().nullable(),
@@ -146,6 +150,10 @@ export const TaskDetail = z.object({
   ...taskFields,
   assignee: z.object({ id: z.string(), name: z.string(), avatarUrl: z.string().nullable() }).nullable(),
   project: z.object({ id: z.string(), name: z.string() }).nullable(),
+  page: z
+    .object({ id: z.string(), title: z.string(), spaceId: z.string() })
+    .nullable()
+    .describe('The linked page, when the reader may open it and it is not in the trash; else null'),
 });
 
 export const TaskResult = envelope(TaskDetail);

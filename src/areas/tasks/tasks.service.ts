@@ -1,9 +1,12 @@
+import { type SqlBool, sql } from 'kysely';
 import type { z } from 'zod';
 import { type Ctx, requireActor } from '../../context.js';
-import { notFound, validation } from '../../errors.js';
+import { AppError, notFound, validation } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { nudgeEventDispatch } from '../events/events.jobs.js';
 import { recordEvent } from '../events/events.record.js';
+import { pageOpenToSql } from '../pages/page-access.sql.js';
+import { requirePageAccess } from '../pages/pages.policy.js';
 import { projectsRepo } from '../projects/projects.repo.js';
 import { resolveWorkspaceId } from '../workspaces/workspace-context.js';
 import { type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
@@ -22,7 +25,14 @@ async function taskInScope(ctx: Ctx, taskId: string, min: Role, givenWorkspaceId
 }
 
 async function readDetail(ctx: Ctx, workspaceId: string, taskId: string) {
-  const row = await tasksRepo.findDetail(ctx.db, workspaceId, taskId, (column) => visibleToActor(ctx, column, workspaceId));
+  const userId = requireActor(ctx).userId;
+  const row = await tasksRepo.findDetail(
+    ctx.db,
+    workspaceId,
+    taskId,
+    (column) => visibleToActor(ctx, column, workspaceId),
+    (alias) => sql<SqlBool>`(${visibleToActor(ctx, `${alias}.spaceId`, workspaceId)} and ${pageOpenToSql(sql.ref(`${alias}.id`), workspaceId, userId)})`,
+  );
   if (!row) throw notFound('Task', taskId);
   return presentTaskDetail(row);
 }
@@ -40,12 +50,25 @@ async function requireProject(ctx: Ctx, workspaceId: string, projectId: string |
   if (project.archivedAt) throw validation('projectId', 'archived', 'projectId: the project is archived; unarchive it first');
 }
 
+/** A page named by a task: of the same workspace, open to the caller (space and restrictions), not in the trash. */
+async function requireLinkablePage(ctx: Ctx, workspaceId: string, pageId: string | null | undefined) {
+  if (!pageId) return;
+  try {
+    await requirePageAccess(ctx, pageId, 'viewer', { workspaceId });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'DELETED') throw validation('pageId', 'trashed', 'pageId: the page is in the trash; recover it first');
+    if (err instanceof AppError && err.code === 'NOT_FOUND') throw validation('pageId', 'not_found', 'pageId: no such page in this workspace');
+    throw err;
+  }
+}
+
 export async function createTask(ctx: Ctx, input: z.infer<typeof TaskCreateBody>) {
   const actor = requireActor(ctx);
   const ws = input.workspaceId;
   await requireWriteTarget(ctx, ws, input.spaceId);
   await requireAssignable(ctx, ws, input.assigneeId);
   await requireProject(ctx, ws, input.projectId);
+  await requireLinkablePage(ctx, ws, input.pageId);
   const id = newId();
   await ctx.db.transaction().execute(async (trx) => {
     await tasksRepo.insert(
@@ -55,6 +78,7 @@ export async function createTask(ctx: Ctx, input: z.infer<typeof TaskCreateBody>
         workspaceId: ws,
         spaceId: input.spaceId ?? null,
         projectId: input.projectId ?? null,
+        pageId: input.pageId ?? null,
         title: input.title,
         description: input.description ?? null,
         status: input.status ?? 'todo',
@@ -95,6 +119,7 @@ export async function listTasks(ctx: Ctx, q: z.infer<typeof TaskListQuery>) {
     {
       spaceId: q.spaceId,
       projectId: q.projectId,
+      pageId: q.pageId,
       assigneeId: q.assigneeId,
       status: q.status,
       priority: q.priority,
@@ -117,6 +142,7 @@ export async function updateTask(ctx: Ctx, taskId: string, input: z.infer<typeof
   if (input.spaceId !== undefined && input.spaceId !== scope.spaceId) await requireWriteTarget(ctx, ws, input.spaceId);
   await requireAssignable(ctx, ws, input.assigneeId);
   if (input.projectId !== scope.projectId) await requireProject(ctx, ws, input.projectId);
+  if (input.pageId !== scope.pageId) await requireLinkablePage(ctx, ws, input.pageId);
   const patch: TaskPatch = {
     title: input.title,
     description: input.description,
@@ -125,6 +151,7 @@ export async function updateTask(ctx: Ctx, taskId: string, input: z.infer<typeof
     bucket: input.bucket,
     assigneeId: input.assigneeId,
     projectId: input.projectId,
+    pageId: input.pageId,
     spaceId: input.spaceId,
     dueDate: input.dueDate,
   };

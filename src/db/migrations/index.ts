@@ -33,6 +33,7 @@ import * as m0031 from './0031_api_key_workspace.js';
 import * as m0032 from './0032_domain_events.js';
 import * as m0033 from './0033_notifications.js';
 import * as m0034 from './0034_webhooks.js';
+import * as m0035 from './0035_task_page.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0032_domain_events': m0032,
   '0033_notifications': m0033,
   '0034_webhooks': m0034,
+  '0035_task_page': m0035,
 };

@@ -22,6 +22,8 @@ export interface TaskTable {
   workspaceId: string;
   spaceId: string | null;
   projectId: string | null;
+  /** The page the task is about (of the same workspace), or none. */
+  pageId: string | null;
   title: string;
   /** Markdown. */
   description: string | null;

@@ -6,7 +6,7 @@ import { documentToMarkdownOffThread } from '../../../workers/offload.js';
 import { nudgeEventDispatch } from '../../events/events.jobs.js';
 import { recordEvent } from '../../events/events.record.js';
 import { newlyMentioned } from '../../events/mentions.js';
-import { announceLiveChange, type LiveChange, liveChangeOf } from '../pages.live.js';
+import { announceLiveChange, announceLiveTitle, type LiveChange, liveChangeOf } from '../pages.live.js';
 import { requirePageAccess } from '../pages.policy.js';
 import { presentPage } from '../pages.present.js';
 import { pagesRepo } from '../pages.repo.js';
@@ -64,12 +64,14 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
   const { workspaceId } = page;
   const now = ctx.now();
   let live: LiveChange | null = null;
+  let newTitle: string | null = null;
   await ctx.db.transaction().execute(async (trx) => {
     const current = await pagesRepo.lockWithContent(trx, workspaceId, pageId);
     if (!current) throw notFound('Page', pageId);
     if (current.deletedAt) throw gone('Page', pageId);
     const entry = await historyRepo.find(trx, workspaceId, pageId, input.historyId);
     if (!entry) throw notFound('History entry', input.historyId);
+    if (entry.title !== current.title) newTitle = entry.title;
     const version = current.version + 1;
     live = await liveChangeOf(ctx, trx, current, entry.content);
     await historyRepo.supersede(trx, workspaceId, pageId, current.content);
@@ -109,6 +111,7 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
   });
   await nudgeEventDispatch(ctx);
   await announceLiveChange(ctx, pageId, live);
+  await announceLiveTitle(ctx, pageId, newTitle);
   const row = await pagesRepo.find(ctx.db, workspaceId, pageId, requireActor(ctx).userId);
   if (!row) throw notFound('Page', pageId);
   return presentPage(row);

@@ -82,6 +82,17 @@ function PageBody({ page, collab }: { page: EditablePage; collab: CollabState })
     void queryClient.invalidateQueries({ queryKey: pageKeys.page(page.id) });
   }, [queryClient, page.id, page.spaceId]);
   const titleSave = useTitleSave({ pageId: page.id, initial: page.title, onSaved: onTitleSaved });
+  // A rename made elsewhere while the page is open shows at once, unless this person has a title of their own pending
+  // (theirs is saved after, and is then the one everyone sees); the echo of their own rename changes nothing.
+  const { liveTitle } = collab;
+  const titleState = useRef(titleSave.state);
+  titleState.current = titleSave.state;
+  useEffect(() => {
+    if (!liveTitle || titleState.current !== 'saved' || liveTitle.title === titleRef.current) return;
+    setTitle(liveTitle.title);
+    titleRef.current = liveTitle.title;
+    onTitleSaved();
+  }, [liveTitle, onTitleSaved]);
   const target = useMemo(() => ({ workspaceId: page.workspaceId, pageId: page.id }), [page.workspaceId, page.id]);
   const editorRef = useRef<Editor | null>(null);
   const onEditor = useCallback((editor: Editor | null) => {

@@ -13,7 +13,7 @@ import { statusLabel, useCompleteTask, useDeleteTask, useTask, useUpdateTask } f
 
 const STATUS_COLOR = { todo: 'gray', in_progress: 'blue', done: 'green' } as const;
 
-/** One task: every field editable, complete and delete, and the space it belongs to. */
+/** One task: every field editable, complete and delete, the space it belongs to and the page it is about. */
 export function TaskDetailView({ back }: { back: string }) {
   const { taskId = '' } = useParams();
   const workspace = useWorkspace();
@@ -39,6 +39,7 @@ export function TaskDetailView({ back }: { back: string }) {
     );
   const t = task.data;
   const space = t.spaceId ? spaces.data?.find((s) => s.id === t.spaceId) : undefined;
+  const pageSpace = t.page ? spaces.data?.find((s) => s.id === t.page?.spaceId) : undefined;
 
   const onComplete = () =>
     complete.mutate(t.id, {
@@ -99,6 +100,18 @@ export function TaskDetailView({ back }: { back: string }) {
             </Anchor>
           ) : (
             'a space you cannot open'
+          )}
+        </Text>
+      )}
+      {t.pageId && (
+        <Text size="sm">
+          Page:{' '}
+          {t.page && pageSpace ? (
+            <Anchor component={Link} to={paths.page(workspace.hostname, pageSpace.slug, { id: t.page.id })}>
+              {t.page.title || 'Untitled'}
+            </Anchor>
+          ) : (
+            'a page you cannot open (restricted, or in the trash)'
           )}
         </Text>
       )}

@@ -2,6 +2,7 @@ import { Button, Group, NativeSelect, SimpleGrid, Stack, TagsInput, Textarea, Te
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { TaskPagePicker } from './TaskPagePicker';
 import {
   BUCKETS,
   PRIORITIES,
@@ -22,6 +23,7 @@ interface Values {
   priority: string;
   bucket: string;
   projectId: string;
+  pageId: string;
   assigneeId: string;
   dueDate: string;
   labels: string[];
@@ -34,6 +36,7 @@ const valuesOf = (task?: TaskDetail, defaults?: Partial<Values>): Values => ({
   priority: task?.priority ?? '',
   bucket: task?.bucket ?? '',
   projectId: task?.projectId ?? '',
+  pageId: task?.pageId ?? '',
   assigneeId: task?.assigneeId ?? '',
   dueDate: task?.dueDate ?? '',
   labels: task?.labels ?? [],
@@ -47,6 +50,7 @@ function inputOf(v: Values, withState: boolean): TaskInput & { title: string } {
     description: v.description.trim() ? v.description : null,
     priority: (v.priority || null) as TaskPriority | null,
     projectId: v.projectId || null,
+    pageId: v.pageId || null,
     assigneeId: v.assigneeId || null,
     dueDate: v.dueDate || null,
     labels: v.labels,
@@ -145,6 +149,7 @@ export function TaskForm(props: {
             error={fields.priority}
           />
         </SimpleGrid>
+        <TaskPagePicker ws={ws} value={v.pageId} current={task?.page} onChange={(id) => set('pageId', id)} error={fields.pageId} />
         <TagsInput
           label="Labels"
           description="Press Enter after each label"

@@ -61,6 +61,7 @@ export interface TaskInput {
   bucket?: TaskBucket | null;
   assigneeId?: string | null;
   projectId?: string | null;
+  pageId?: string | null;
   dueDate?: string | null;
   labels?: string[];
 }

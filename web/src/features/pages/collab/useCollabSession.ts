@@ -24,6 +24,8 @@ export interface CollabState {
   refused: string | null;
   /** The other people on the page now. */
   others: Collaborator[];
+  /** The page's title as the server last announced it while the page was open (a rename anywhere), else null; a new object each time. */
+  liveTitle: { title: string } | null;
 }
 
 interface Signals {
@@ -47,7 +49,7 @@ function statusOf(s: Signals): CollabStatus {
 /** How long "Saving…" stays after the last acknowledgement, so a typing burst reads as one save. */
 const SETTLE_MS = 400;
 
-const INITIAL: Omit<CollabState, 'session'> = { status: 'connecting', unsynced: 0, readOnly: null, ready: false, refused: null, others: [] };
+const INITIAL: Omit<CollabState, 'session'> = { status: 'connecting', unsynced: 0, readOnly: null, ready: false, refused: null, others: [], liveTitle: null };
 
 /**
  * Opens a page for co-editing (Yjs document, this device's IndexedDB copy, the `/api/collab` socket) for as long as
@@ -102,6 +104,15 @@ export function useCollabSession(pageId: string, user: { id: string; name: strin
       if (key === here) return;
       here = key;
       update({ others });
+    });
+    // The title is not in the Yjs document: the server tells a rename (REST, MCP, sync, a restore) as a stateless message.
+    provider.on('stateless', ({ payload }: { payload: string }) => {
+      try {
+        const message = JSON.parse(payload) as { type?: string; title?: unknown };
+        if (message.type === 'title' && typeof message.title === 'string') update({ liveTitle: { title: message.title } });
+      } catch {
+        // not ours
+      }
     });
     void local.whenSynced.then(() => {
       if (hasContent(doc)) update({ ready: true });

@@ -78,20 +78,30 @@ export default function PageTree({ space }: { space: SpaceSummary }) {
   useRevealPage(currentId ?? null, Boolean(currentId && byId.has(currentId)), openPage);
 
   // Bring the open page into view once per page: within the tree's own scroller (the row may not exist in the DOM
-  // until then), then within the sidebar.
+  // until then), then within the sidebar. On a reload the rows can be there before the scroller is laid out, so the
+  // scroll is asked again every few frames until the row is in the DOM (for up to about two seconds).
   const scrolledTo = useRef<string | null>(null);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   useEffect(() => {
     if (!currentId || scrolledTo.current === currentId) return;
     const i = rows.findIndex((r) => r.kind === 'page' && r.page.id === currentId);
     if (i < 0) return;
     scrolledTo.current = currentId;
-    virtualizer.scrollToIndex(i, { align: 'auto' });
-    const reveal = (tries: number) => {
+    let frame = 0;
+    const reveal = () => {
+      if (!mounted.current || scrolledTo.current !== currentId) return;
       const row = scrollRef.current?.querySelector(`[data-page-id="${currentId}"]`);
-      if (row) row.scrollIntoView({ block: 'nearest' });
-      else if (tries > 0) requestAnimationFrame(() => reveal(tries - 1));
+      if (row) return row.scrollIntoView({ block: 'nearest' });
+      if (frame % 10 === 0) virtualizer.scrollToIndex(i, { align: 'auto' });
+      if (++frame < 120) requestAnimationFrame(reveal);
     };
-    requestAnimationFrame(() => reveal(5));
+    reveal();
   }, [currentId, rows, virtualizer]);
 
   const queryClient = useQueryClient();
