@@ -50,8 +50,16 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKERS: z.coerce.number().int().min(0).default(2),
   /** Largest page content accepted (bytes of its JSON, or of the Markdown sent instead). */
-  MAX_PAGE_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
-  MAX_ATTACHMENT_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  MAX_PAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024),
+  MAX_ATTACHMENT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25 * 1024 * 1024),
   /** Imports (issue 14): the largest upload, a zip or one file (512 MiB). */
   IMPORT_MAX_BYTES: z.coerce.number().int().positive().default(536_870_912),
   /** Imports: the most bytes a zip may hold once unpacked (all entries together), against zip bombs (2 GiB). */
@@ -97,7 +105,11 @@ const ConfigSchema = z.object({
   /** Webhooks: the longest one delivery (connect, send, answer) may take. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Webhooks: the most of an endpoint's answer that is read (the rest is dropped). */
-  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024),
   /** Research: a clone growing past this many bytes on disk is stopped (the repository source then fails). */
   RESEARCH_CLONE_MAX_BYTES: z.coerce
     .number()
@@ -116,6 +128,13 @@ const ConfigSchema = z.object({
   EMBEDDINGS_MODEL: z.string().max(200).default('text-embedding-3-small'),
   EMBEDDINGS_API_KEY: z.string().optional(),
   EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * Search: fuse the full-text ranking with the knowledge index's vectors for free-text queries of 2+ words (`auto`:
+   * when EMBEDDINGS_URL names an embeddings endpoint; `on`: with the offline encoder too; `off`: never).
+   */
+  SEARCH_HYBRID: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** Search: longest a hybrid search waits for its query's vector before it answers with full text alone. */
+  SEARCH_HYBRID_TIMEOUT_MS: z.coerce.number().int().positive().default(1_500),
   /** Knowledge: how often the background job looks for pages whose passages need (re)indexing. */
   KNOWLEDGE_INDEX_EVERY_MS: z.coerce.number().int().positive().default(5_000),
   /** Knowledge: stale pages of the caller's workspace indexed inline by a search before it runs (0: leave it to the job). */

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const api = process.env.KB_API_URL ?? 'http://127.0.0.1:3000';
@@ -12,7 +13,18 @@ const api = process.env.KB_API_URL ?? 'http://127.0.0.1:3000';
  */
 export default defineConfig({
   root: here,
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Each file also as .br and .gz beside it, compressed once at build time at the strongest levels: the service sends
+    // the one the browser accepts (@fastify/static's preCompressed) instead of the raw file (~4× the bytes).
+    compression({
+      include: /\.(js|mjs|css|html|svg)$/,
+      threshold: 1024,
+      skipIfLargerOrEqual: true,
+      algorithms: ['gzip', 'brotliCompress'], // the plugin's defaults: gzip level 9, brotli quality 11
+      logLevel: 'silent',
+    }),
+  ],
   resolve: { alias: { '@editor': path.resolve(here, '../src/editor') } },
   build: {
     outDir: path.resolve(here, 'dist'),

@@ -8,58 +8,14 @@
  * prefixes, so the summary also shows the figures over questions and keyword queries only.
  */
 import { sql } from 'kysely';
-import { type Database, migrateToLatest, openDatabase } from '../../src/db/index.js';
-import { newId } from '../../src/ids.js';
+import { migrateToLatest, openDatabase } from '../../src/db/index.js';
 import { RANKING } from '../../src/areas/search/search.repo.js';
 import { rankedSearch } from '../../src/areas/search/search.service.js';
-import { buildCorpus, type CorpusDoc } from './corpus.js';
+import { bm25Index, englishTf, ndcg10, seedCorpus } from './bm25.js';
+import { buildCorpus } from './corpus.js';
 import { type Category, QUERIES } from './queries.js';
 
-const K1 = 1.2;
-const B = 0.75;
 const verbose = process.argv.includes('--verbose');
-
-type Tf = Map<string, number>;
-interface Indexed {
-  key: string;
-  tf: Tf;
-  len: number;
-}
-
-function bm25Index(docs: { key: string; tokens: string[] | Tf }[]) {
-  const indexed: Indexed[] = docs.map((d) => {
-    let tf: Tf;
-    if (d.tokens instanceof Map) tf = d.tokens;
-    else {
-      tf = new Map();
-      for (const t of d.tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-    }
-    let len = 0;
-    for (const n of tf.values()) len += n;
-    return { key: d.key, tf, len };
-  });
-  const df = new Map<string, number>();
-  for (const d of indexed) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-  const N = indexed.length;
-  const avgdl = indexed.reduce((a, d) => a + d.len, 0) / N;
-  return (queryTerms: string[]): string[] => {
-    const terms = [...new Set(queryTerms)];
-    const scored: { key: string; s: number }[] = [];
-    for (const d of indexed) {
-      let s = 0;
-      for (const t of terms) {
-        const f = d.tf.get(t);
-        if (!f) continue;
-        const n = df.get(t) ?? 0;
-        const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
-        s += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.len) / avgdl));
-      }
-      if (s > 0) scored.push({ key: d.key, s });
-    }
-    scored.sort((a, b) => b.s - a.s || a.key.localeCompare(b.key));
-    return scored.map((x) => x.key);
-  };
-}
 
 const rawTokens = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) as string[];
 
@@ -69,46 +25,6 @@ function plainQuery(q: string): string {
     .replace(/(^|\s)-"[^"]*"/g, ' ')
     .replace(/(^|\s)-\S+/g, ' ')
     .replace(/"/g, ' ');
-}
-
-function ndcg10(ranking: string[], judgments: Record<string, number>): number {
-  const gain = (g: number) => 2 ** g - 1;
-  let dcg = 0;
-  ranking.slice(0, 10).forEach((k, i) => {
-    dcg += gain(judgments[k] ?? 0) / Math.log2(i + 2);
-  });
-  const ideal = Object.values(judgments)
-    .sort((a, b) => b - a)
-    .slice(0, 10)
-    .reduce((a, g, i) => a + gain(g) / Math.log2(i + 2), 0);
-  return ideal ? dcg / ideal : 0;
-}
-
-export async function seedCorpus(database: Database, docs: CorpusDoc[]) {
-  const db = database.db;
-  const userId = newId();
-  const workspaceId = newId();
-  const spaceId = newId();
-  await sql`insert into users (id, email, name) values (${userId}, ${`bench-${userId}@example.com`}, 'Bench')`.execute(db);
-  await sql`insert into workspaces (id, name, hostname, settings) values (${workspaceId}, 'Bench', ${`bench-${workspaceId.slice(-8)}`}, '{}')`.execute(db);
-  await sql`insert into workspace_members (workspace_id, user_id, role) values (${workspaceId}, ${userId}, 'editor')`.execute(db);
-  await sql`insert into spaces (id, workspace_id, name, slug) values (${spaceId}, ${workspaceId}, 'Handbook', 'handbook')`.execute(db);
-  const idOf = new Map<string, string>();
-  let pos = 0;
-  for (const d of docs) {
-    const id = newId();
-    idOf.set(id, d.key);
-    if (d.type === 'page') {
-      const content = JSON.stringify({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: d.body }] }] });
-      await sql`insert into pages (id, workspace_id, space_id, title, slug, content, text_content, position)
-        values (${id}, ${workspaceId}, ${spaceId}, ${d.title}, ${d.key}, ${content}::jsonb, ${d.body}, ${`a${String(pos++).padStart(6, '0')}`})`.execute(db);
-    } else {
-      await sql`insert into tasks (id, workspace_id, space_id, title, description) values (${id}, ${workspaceId}, ${spaceId}, ${d.title}, ${d.body})`.execute(
-        db,
-      );
-    }
-  }
-  return { userId, workspaceId, spaceId, keyOf: (id: string) => idOf.get(id) as string };
 }
 
 async function main() {
@@ -121,13 +37,7 @@ async function main() {
 
   // Baseline indexes.
   const raw = bm25Index(docs.map((d) => ({ key: d.key, tokens: rawTokens(`${d.title} ${d.body}`) })));
-  const enDocs: { key: string; tokens: Tf }[] = [];
-  for (const d of docs) {
-    const { rows } = await sql<{ lexeme: string; n: number }>`
-      select lexeme, array_length(positions, 1) as n from unnest(to_tsvector('english', ${`${d.title} ${d.body}`}))`.execute(db);
-    enDocs.push({ key: d.key, tokens: new Map(rows.map((r) => [r.lexeme, Number(r.n)])) });
-  }
-  const en = bm25Index(enDocs);
+  const en = bm25Index(await englishTf(database, docs));
 
   const scope = { workspaceId: seeded.workspaceId, userId: seeded.userId, types: ['page', 'task'] as ('page' | 'task')[] };
   const rows: { q: string; cat: Category; ours: number; raw: number; en: number }[] = [];

@@ -47,8 +47,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string, opti
     app.log.warn({ dir: root }, 'The web app is not built (no index.html): run npm run build; until then / answers 503');
 
   await app.register(async (scope) => {
-    // serve: false: the routes below decide what is a file, what is a deep link and what is a 404.
-    await scope.register(fastifyStatic, { root, serve: false, cacheControl: false, suppressWarning: true });
+    // serve: false: the routes below decide what is a file, what is a deep link and what is a 404. preCompressed: the
+    // build writes .br and .gz beside each text file; sendFile sends the one the request's Accept-Encoding prefers
+    // (Content-Encoding, the original's Content-Type, Vary: accept-encoding), else the file itself.
+    await scope.register(fastifyStatic, { root, serve: false, cacheControl: false, suppressWarning: true, preCompressed: true });
 
     const sendAppFile = (reply: FastifyReply, relative: string, cacheControl: string) =>
       reply.header('cache-control', cacheControl).header('content-security-policy', APP_CONTENT_SECURITY_POLICY).sendFile(relative, root);

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
@@ -8,6 +9,8 @@ import { createUser } from '../helpers/factories.js';
 const APP_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https: http:; font-src 'self' data:; " +
   "connect-src 'self' ws: wss:; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+/** An asset big enough to be worth compressing (the build writes .br and .gz beside files of 1 KB and more). */
+const BIG_JS = `${'export const line = "the quick brown fox jumps over the lazy dog";\n'.repeat(200)}console.log("app");\n`;
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/x-abc.js"></script></head><body><div id="root">kb app shell</div></body></html>';
 
 let t: TestApp;
@@ -18,6 +21,12 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'index.html'), INDEX);
   writeFileSync(path.join(dist, 'assets', 'x-abc.js'), 'console.log("app");\n');
   writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // As vite-plugin-compression2 leaves them: each compressed copy beside its file.
+  writeFileSync(path.join(dist, 'assets', 'big-abc.js'), BIG_JS);
+  writeFileSync(path.join(dist, 'assets', 'big-abc.js.br'), brotliCompressSync(BIG_JS));
+  writeFileSync(path.join(dist, 'assets', 'big-abc.js.gz'), gzipSync(BIG_JS));
+  writeFileSync(path.join(dist, 'index.html.br'), brotliCompressSync(INDEX));
+  writeFileSync(path.join(dist, 'index.html.gz'), gzipSync(INDEX));
   t = await createTestApp({ WEB_DIST_DIR: dist });
 });
 afterAll(async () => {
@@ -97,6 +106,73 @@ describe('files of the build', () => {
       expect(res.status).not.toBe(200);
       expect(String(res.raw.body)).not.toContain('"dependencies"');
     }
+  });
+});
+
+describe('compressed copies of the build', () => {
+  const asset = '/assets/big-abc.js';
+  const bytes = (res: Awaited<ReturnType<TestApp['request']>>) => res.raw.rawPayload;
+
+  it('sends the brotli copy to a browser that accepts br, with the file’s type, headers and length', async () => {
+    const res = await t.request({ url: asset, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-security-policy']).toBe(APP_CSP);
+    expect(Number(res.headers['content-length'])).toBe(bytes(res).length);
+    expect(bytes(res).length).toBeLessThan(Buffer.byteLength(BIG_JS) / 4);
+    expect(brotliDecompressSync(bytes(res)).toString()).toBe(BIG_JS);
+  });
+
+  it('sends the gzip copy to one that accepts only gzip', async () => {
+    const res = await t.request({ url: asset, headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(Number(res.headers['content-length'])).toBe(bytes(res).length);
+    expect(gunzipSync(bytes(res)).toString()).toBe(BIG_JS);
+  });
+
+  it('sends the file itself without Accept-Encoding, or when the encoding accepted has no copy', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'deflate' }] as Record<string, string>[]) {
+      const res = await t.request({ url: asset, headers });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.body).toBe(BIG_JS);
+    }
+    // A file with no compressed copy (too small to be worth one) is sent as it is.
+    const small = await t.request({ url: '/assets/x-abc.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body).toContain('console.log');
+  });
+
+  it('answers HEAD with the compressed copy’s headers and no body', async () => {
+    const get = await t.request({ url: asset, headers: { 'accept-encoding': 'br' } });
+    const head = await t.request({ method: 'HEAD', url: asset, headers: { 'accept-encoding': 'br' } });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    expect(head.raw.body).toBe('');
+  });
+
+  it('sends a deep link the compressed index.html, with the app’s headers', async () => {
+    const res = await t.request({ url: '/w/acme/s/eng/p/some-page', headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['content-security-policy']).toBe(APP_CSP);
+    expect(brotliDecompressSync(bytes(res)).toString()).toBe(INDEX);
+    // Revalidation by ETag still works on the compressed copy.
+    const again = await t.request({ url: '/', headers: { 'accept-encoding': 'br', 'if-none-match': String(res.headers.etag) } });
+    expect(again.status).toBe(304);
+  });
+
+  it('never answers a missing asset with a compressed page', async () => {
+    expectJsonNotFound(await t.request({ url: '/assets/missing.js', headers: { 'accept-encoding': 'br' } }));
   });
 });
 

@@ -1,41 +1,18 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIndexer } from '../../src/areas/knowledge/knowledge.indexer.js';
 import { embedderFor } from '../../src/embeddings/index.js';
 import { OpenAiEmbedder } from '../../src/embeddings/openai.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { FAKE_EMBEDDING_DIMS, type FakeEmbeddings, startFakeEmbeddings } from '../helpers/fake-embeddings.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 import { callTool, createPage, createSpace, indexNow, knowledgeSearch, unbounded } from './helpers.js';
 
 /**
- * The OpenAI-compatible path against a fake server on 127.0.0.1 that speaks the protocol: `POST /v1/embeddings`
- * with `{ model, input }`, answering `{ object: 'list', data: [{ object: 'embedding', index, embedding }], model }`.
- * Its vectors are hashed bags of words (64 dimensions): texts sharing words are close.
+ * The OpenAI-compatible path against a fake server on 127.0.0.1 that speaks the protocol (test/helpers/fake-embeddings.ts):
+ * its vectors are hashed bags of words, so texts sharing words are close.
  */
-const DIMS = 64;
-let server: Server;
+let fake: FakeEmbeddings;
 let base: string;
-let failing = false;
-const seen: Array<{ auth?: string; model: string; input: string[] }> = [];
-
-function fakeVector(text: string): number[] {
-  const v = new Array(DIMS).fill(0);
-  for (const w of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-    let h = 2166136261;
-    for (const c of w) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
-    v[(h >>> 0) % DIMS] += 1;
-  }
-  return v; // not normalized: the client normalizes
-}
-
-async function readBody(req: IncomingMessage) {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
 let t: TestApp;
 let ws: string;
 let admin: TestUser;
@@ -44,19 +21,8 @@ let viewer: TestUser;
 
 beforeAll(async () => {
   OpenAiEmbedder.PAUSE_MS = 0;
-  server = createServer(async (req, res) => {
-    if (req.method !== 'POST' || req.url !== '/v1/embeddings') return res.writeHead(404).end();
-    const body = await readBody(req);
-    seen.push({ auth: req.headers.authorization, model: body.model, input: body.input });
-    if (failing) return res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
-    const data = (body.input as string[]).map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text) })).reverse();
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  fake = await startFakeEmbeddings();
+  base = fake.url;
   t = await createTestApp({ EMBEDDINGS_URL: base, EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_API_KEY: 'sk-test', KNOWLEDGE_CATCHUP_PAGES: 0 });
   const roles = await workspaceWithRoles(t);
   ({ admin, editor, viewer } = roles);
@@ -66,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   OpenAiEmbedder.PAUSE_MS = 15_000;
   await t.close();
-  server.close();
+  await fake.close();
 });
 
 const ingest = (content: string, tags: string[] = []) =>
@@ -74,13 +40,13 @@ const ingest = (content: string, tags: string[] = []) =>
 
 describe('OpenAI-compatible embeddings', () => {
   it('embeds a memory through POST {EMBEDDINGS_URL}/embeddings with the model and key', async () => {
-    seen.length = 0;
+    fake.seen.length = 0;
     const res = await ingest('The release train leaves every Tuesday.', ['process']);
     expect(res.status).toBe(201);
     expect(res.body.data.embeddingModel).toBe('fake-embed');
-    expect(seen).toEqual([{ auth: 'Bearer sk-test', model: 'fake-embed', input: ['process\nThe release train leaves every Tuesday.'] }]);
+    expect(fake.seen).toEqual([{ auth: 'Bearer sk-test', model: 'fake-embed', input: ['process\nThe release train leaves every Tuesday.'] }]);
     const row = await t.database.db.selectFrom('memories').select(['embeddingDims']).where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
-    expect(row.embeddingDims).toBe(DIMS);
+    expect(row.embeddingDims).toBe(FAKE_EMBEDDING_DIMS);
     const found = await callTool(t, viewer, 'memory_query', { workspaceId: ws, query: 'which day does the release train leave', mode: 'vector' });
     expect(found.body.structuredContent.results[0].id).toBe(res.body.data.id);
   });
@@ -92,11 +58,11 @@ describe('OpenAI-compatible embeddings', () => {
     const res = await knowledgeSearch(t, viewer, ws, 'release train schedule', { mode: 'vector' });
     expect(res.body.data.results.some((r: { pageId?: string }) => r.pageId === id)).toBe(true);
     const rows = await t.database.db.selectFrom('knowledgePassages').select(['embeddingModel', 'embeddingDims']).where('pageId', '=', id).execute();
-    expect(rows).toEqual([{ embeddingModel: 'fake-embed', embeddingDims: DIMS }]);
+    expect(rows).toEqual([{ embeddingModel: 'fake-embed', embeddingDims: FAKE_EMBEDDING_DIMS }]);
   });
 
   it('keeps working when the endpoint fails: stored for words, vectors later; vector-only search answers 503', async () => {
-    failing = true;
+    fake.failing = true;
     const res = await ingest('Kubernetes upgrades happen in the maintenance window.', ['ops']);
     expect(res.status).toBe(201);
     expect(res.body.data.embeddingModel).toBeNull();
@@ -106,18 +72,18 @@ describe('OpenAI-compatible embeddings', () => {
     const vectorOnly = await knowledgeSearch(t, viewer, ws, 'kubernetes', { mode: 'vector' });
     expect(vectorOnly.status).toBe(503);
     expect(vectorOnly.body.error.code).toBe('SERVICE_UNAVAILABLE');
-    failing = false;
+    fake.failing = false;
     expect(await indexNow(t)).toMatchObject({ memories: 1, embedded: true });
     const row = await t.database.db.selectFrom('memories').select(['embeddingModel']).where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
     expect(row.embeddingModel).toBe('fake-embed');
   });
 
   it('re-embeds pages and memories when the model changes', async () => {
-    seen.length = 0;
+    fake.seen.length = 0;
     const other = embedderFor({ ...t.config, EMBEDDINGS_MODEL: 'fake-embed-2' });
     const outcome = await runIndexer(t.database.db, other, unbounded(t.config));
     expect(outcome).toMatchObject({ pages: 1, memories: 2, embedded: true });
-    expect(new Set(seen.map((s) => s.model))).toEqual(new Set(['fake-embed-2']));
+    expect(new Set(fake.seen.map((s) => s.model))).toEqual(new Set(['fake-embed-2']));
     const models = await t.database.db.selectFrom('memories').select('embeddingModel').where('workspaceId', '=', ws).execute();
     expect(models.every((m) => m.embeddingModel === 'fake-embed-2')).toBe(true);
     const passages = await t.database.db.selectFrom('knowledgePassages').select('embeddingModel').where('workspaceId', '=', ws).execute();

@@ -40,7 +40,7 @@ async function tiersFor(query: string) {
   const plan = buildPlan(parsed, await searchRepo.analyse(db, parsed.free, parsed.prefix, parsed.phrases, parsed.excluded));
   const scope: SearchScope = { workspaceId: ws, userId: editor.id, types: ['page', 'task'] };
   const stats = await searchRepo.stats(db, scope, plan.terms);
-  return { df: stats.df, tiers: candidatePlan(plan, stats.df) };
+  return { df: stats.df, tiers: candidatePlan(plan, stats.df).tiers };
 }
 
 beforeAll(async () => {

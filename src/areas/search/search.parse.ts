@@ -14,8 +14,8 @@ export interface ParsedQuery {
   excluded: string[];
 }
 
-/** Most words a query keeps; the rest of a pasted paragraph adds nothing but cost. */
-export const MAX_WORDS = 32;
+/** Most words a query reads (a pasted paragraph); of these, the `MAX_TERMS` rarest rank (search.plan.ts). */
+export const MAX_WORDS = 128;
 export const MIN_PREFIX = 3;
 
 // Control characters (NUL included) and the sentinels the snippet marks use never reach the database.

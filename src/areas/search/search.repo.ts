@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import { pageOpenToSql } from '../pages/page-access.sql.js';
 import { readableSpaceIds } from '../spaces/spaces.access.js';
+import { similaritySql, vectorStorage } from '../knowledge/knowledge.storage.js';
 import { tsLexeme } from './search.parse.js';
 
 export type DocType = 'page' | 'task';
@@ -77,6 +78,12 @@ export const RANKING = {
  */
 export const CANDIDATE_BUDGET = 200;
 
+/**
+ * The budgets in force: `budget` for the exact and rarest-words plans, `tier` for the documents read beyond them
+ * (see `candidatePlan`). Benches lift them to measure exact ranking: `Object.assign(CANDIDATES, { budget: Infinity, tier: Infinity })`.
+ */
+export const CANDIDATES = { budget: CANDIDATE_BUDGET, tier: 120 };
+
 /** How many of the most recently edited pages title suggestions look at first. */
 export const RECENT_TITLES = 500;
 
@@ -88,41 +95,81 @@ export interface CandidateTier {
   limit: number;
 }
 
-/** Documents a tier may contribute when even the rarest word is common (the ranking is then a sample anyway). */
-export const TIER_BUDGET = 120;
+/** The candidate tiers of a query and how many documents they may give in all. */
+export interface CandidatePlan {
+  tiers: CandidateTier[];
+  limit: number;
+}
+
+/** How many of the rarest whole words the coordination tiers look at (at most 10 conjunctions a tier). */
+const COORDINATED_WORDS = 5;
 
 /**
- * Where candidates come from, read in order until `CANDIDATE_BUDGET` documents (the "common terms" idea):
- * - every document matching any query word, when their document frequencies add up to the budget at most (exact);
- * - else the documents of the rarest words whose frequencies add up to the budget (a common word still adds to the
- *   score of every candidate, but does not make thousands of documents candidates);
- * - else (even the rarest word is that common): documents with the rarest word in the title, then with every word,
- *   then with the two rarest words, then with the rarest word, `TIER_BUDGET` at most each. An unfinished word
- *   (prefix) then only scores: expanding a common prefix through the index costs more than the rest of the query.
+ * Where candidates come from (the "common terms" idea, then coordination levels), read in order until the limit:
+ * - every document matching any query word, when their document frequencies add up to `CANDIDATES.budget` at most
+ *   (exact);
+ * - else the documents of the rarest words whose frequencies add up to the budget (the drivers), then documents
+ *   without any of them that contain most of the other words: all of the (up to 5) rarest other words, then all but
+ *   one, down to two of them (`CANDIDATES.tier` at most in all). A relevant document often lacks the one rare word
+ *   of a question ("dielectric") but has most of its other words ("measurement", "liquids", "microwave").
+ * - else (even the rarest word is that common): documents with the rarest word in the title, then the same
+ *   coordination levels over the (up to 5) rarest words, then documents with the rarest word, `CANDIDATES.tier` in
+ *   all. An unfinished word (prefix) then only scores: expanding a common prefix through the index costs more than
+ *   the rest of the query.
+ * Each level excludes the levels above it, so no document is read twice.
  */
-export function candidatePlan(plan: RankPlan, df: number[]): CandidateTier[] {
+export function candidatePlan(plan: RankPlan, df: number[]): CandidatePlan {
   // The smallest query matching the same documents: prefixes that another prefix covers add nothing.
   const q = (i: number) => {
     const t = plan.terms[i];
     return `(${[...t.prefixes.map((p) => tsLexeme(p, true)), ...t.lexemes.map((l) => tsLexeme(l))].join(' | ')})`;
   };
+  const tier = finiteLimit(CANDIDATES.tier);
   const order = plan.terms.map((_, i) => i).sort((x, y) => df[x] - df[y] || x - y);
   const drivers: number[] = [];
   let budget = 0;
   for (const i of order) {
-    if (budget + df[i] > CANDIDATE_BUDGET) break;
+    if (budget + df[i] > CANDIDATES.budget) break;
     drivers.push(i);
     budget += df[i];
   }
-  if (drivers.length) return [{ query: drivers.map(q).join(' | '), title: false, limit: CANDIDATE_BUDGET }];
   const whole = order.filter((i) => !plan.terms[i].prefixes.length);
-  const anchors = whole.length ? whole : order;
-  const tiers: CandidateTier[] = [{ query: q(anchors[0]), title: true, limit: TIER_BUDGET / 2 }];
-  if (anchors.length > 1) tiers.push({ query: anchors.map(q).join(' & '), title: false, limit: TIER_BUDGET });
-  if (anchors.length > 2) tiers.push({ query: anchors.slice(0, 2).map(q).join(' & '), title: false, limit: TIER_BUDGET });
-  tiers.push({ query: q(anchors[0]), title: false, limit: TIER_BUDGET });
-  return tiers;
+  if (drivers.length) {
+    const driversQuery = drivers.map(q).join(' | ');
+    const tiers: CandidateTier[] = [{ query: driversQuery, title: false, limit: finiteLimit(CANDIDATES.budget) }];
+    const rest = whole.filter((i) => !drivers.includes(i)).slice(0, COORDINATED_WORDS);
+    for (const level of coordinationLevels(rest.map(q), 2)) tiers.push({ query: `${level} & !(${driversQuery})`, title: false, limit: tier });
+    return { tiers, limit: tiers.length > 1 ? finiteLimit(CANDIDATES.budget + CANDIDATES.tier) : finiteLimit(CANDIDATES.budget) };
+  }
+  const anchors = (whole.length ? whole : order).slice(0, COORDINATED_WORDS);
+  const tiers: CandidateTier[] = [{ query: q(anchors[0]), title: true, limit: finiteLimit(CANDIDATES.tier / 2) }];
+  for (const level of coordinationLevels(anchors.map(q), 1)) tiers.push({ query: level, title: false, limit: tier });
+  // The last level (1) is any of the words: only the rarest one is worth reading.
+  tiers[tiers.length - 1].query = `${q(anchors[0])}${anchors.length > 1 ? ` & !(${atLeast(anchors.map(q), 2)})` : ''}`;
+  return { tiers, limit: tier };
 }
+
+/** A tsquery matching documents with at least `n` of `words` (each a tsquery text). */
+function atLeast(words: string[], n: number): string {
+  const out: string[] = [];
+  const pick = (from: number, chosen: string[]) => {
+    if (chosen.length === n) out.push(chosen.length > 1 ? `(${chosen.join(' & ')})` : chosen[0]);
+    else for (let i = from; i <= words.length - (n - chosen.length); i++) pick(i + 1, [...chosen, words[i]]);
+  };
+  pick(0, []);
+  return out.join(' | ');
+}
+
+/** Coordination levels, most words first: documents with all `words`, then exactly one fewer, down to `lowest`. */
+function coordinationLevels(words: string[], lowest: number): string[] {
+  const levels: string[] = [];
+  for (let n = words.length; n >= lowest && n >= 1; n--)
+    levels.push(n === words.length ? `(${atLeast(words, n)})` : `(${atLeast(words, n)}) & !(${atLeast(words, n + 1)})`);
+  return levels;
+}
+
+/** A SQL limit for a budget (a lifted budget, `Infinity`, reads everything). */
+const finiteLimit = (n: number) => (Number.isFinite(n) ? Math.floor(n) : 2 ** 31 - 1);
 
 const wantPages = (s: SearchScope) => s.types.includes('page');
 const wantTasks = (s: SearchScope) => s.types.includes('task');
@@ -185,6 +232,21 @@ async function run<R>(db: Db, query: RawBuilder<R>): Promise<R[]> {
   const compiled = query.compile(db);
   const { rows } = await db.executeQuery<R>({ ...compiled, sql: compiled.sql.replace(/\s+/g, ' ').trim() });
   return rows;
+}
+
+/** Everything a snippet highlights: every ranked term and every phrase. */
+const headlineQuery = (plan: RankPlan) => [...plan.terms.map((t) => `(${t.query})`), ...plan.phrases.map((p) => `(${p})`)].join(' | ');
+const HEADLINE_OPTIONS = 'StartSel=\u0001, StopSel=\u0002, MaxWords=28, MinWords=10, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "';
+
+/**
+ * The snippet of the result row `s` (columns `type`, `id`): the best passages of its body with the query's words
+ * between \u0001 and \u0002 (search.present.ts turns them into `<mark>`), from the first 30,000 characters.
+ */
+export function snippetSql(s: SearchScope, plan: RankPlan): RawBuilder<string> {
+  return sql<string>`ts_headline('english', translate(translate(left(coalesce(
+          case s.type when 'page' then (select p.text_content from pages p where p.id = s.id and p.workspace_id = ${s.workspaceId})
+            else (select t.description from tasks t where t.id = s.id and t.workspace_id = ${s.workspaceId}) end, ''), 30000), E'\\x01\\x02\\x03\\x04', ''), '<>', E'\\x03\\x04'),
+          ${headlineQuery(plan)}::tsquery, ${HEADLINE_OPTIONS})`;
 }
 
 export const searchRepo = {
@@ -279,7 +341,7 @@ ${sql.join(
    * the results: it is less than `maxProx`, so a document whose score without it is below the `limit`-th best minus
    * `maxProx` cannot make it.
    */
-  async rank(db: Db, s: SearchScope, plan: RankPlan, stats: CollectionStats, limit: number): Promise<RankedRow[]> {
+  async rank(db: Db, s: SearchScope, plan: RankPlan, stats: CollectionStats, limit: number, { snippets = true } = {}): Promise<RankedRow[]> {
     const { k1, b, titleWeight, coverage, proximity } = RANKING;
     const N = Math.max(stats.docs, 1);
     const idf = stats.df.map((df) => Math.log(1 + (N - Math.min(df, N) + 0.5) / (Math.min(df, N) + 0.5)));
@@ -287,7 +349,7 @@ ${sql.join(
     const pairQueries = plan.terms.slice(1).map((t, j) => `(${plan.terms[j].query}) & (${t.query})`);
     const pairWeights = plan.terms.slice(1).map((_, j) => proximity * Math.min(idf[j], idf[j + 1]));
     const maxProx = pairWeights.reduce((a, x) => a + x, 0);
-    const tiers = candidatePlan(plan, stats.df);
+    const { tiers, limit: candidates } = candidatePlan(plan, stats.df);
     const excluded = plan.excluded.map((e) => `(${e})`).join(' | ') || null;
     // Every condition on a document vector `v`: a tier's query, every phrase, no exclusion.
     const filters = (v: RawBuilder<unknown>) => sql`${v} @@ all(${plan.phrases}::tsquery[]) and not coalesce(${v} @@ ${excluded}::tsquery, false)`;
@@ -303,14 +365,12 @@ ${sql.join(
           where ${filter} and ${sql.raw(title ? `to_tsvector('english', ${a}.title)` : `${a}.search_vector`)} @@ k.q and ${filters(sql.raw(`${a}.search_vector`))} limit k.n) z`;
       // Tasks have no title tier: their titles are most of their text.
       const title = titleTiers.length && table === 'pages';
-      return sql`(select * from (${title ? sql`(${lateral(titleTiers, true)}) union all ` : sql``}(${lateral(bodyTiers, false)})) z limit ${tiers.length > 1 ? TIER_BUDGET : CANDIDATE_BUDGET})`;
+      return sql`(select * from (${title ? sql`(${lateral(titleTiers, true)}) union all ` : sql``}(${lateral(bodyTiers, false)})) z limit ${candidates})`;
     };
     const parts: RawBuilder<unknown>[] = [];
     if (wantPages(s)) parts.push(fromTiers('pages', 'p', 'page', pageFilter(s, inRs)));
     if (wantTasks(s)) parts.push(fromTiers('tasks', 't', 'task', taskFilter(s, inRs)));
     const f8 = (x: number) => sql`${x}::float8`;
-    const headlineQuery = [...plan.terms.map((t) => `(${t.query})`), ...plan.phrases.map((p) => `(${p})`)].join(' | ');
-    const opts = 'StartSel=\u0001, StopSel=\u0002, MaxWords=28, MinWords=10, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "';
     return run(
       db,
       sql<RankedRow>`
@@ -330,12 +390,46 @@ ${sql.join(
         from base c, threshold th
         order by score desc, c.updated_at desc, c.id collate "C" limit ${limit}
       )
-      select s.type, s.id, s.title, s.space_id, s.updated_at, s.score,
-        ts_headline('english', translate(translate(left(coalesce(
-          case s.type when 'page' then (select p.text_content from pages p where p.id = s.id and p.workspace_id = ${s.workspaceId})
-            else (select t.description from tasks t where t.id = s.id and t.workspace_id = ${s.workspaceId}) end, ''), 30000), E'\\x01\\x02\\x03\\x04', ''), '<>', E'\\x03\\x04'),
-          ${headlineQuery}::tsquery, ${opts}) as snippet
+      select s.type, s.id, s.title, s.space_id, s.updated_at, s.score, ${snippets ? snippetSql(s, plan) : sql`null::text`} as snippet
       from scored s order by s.score desc, s.updated_at desc, s.id collate "C"`,
+    );
+  },
+
+  /**
+   * The pages whose passages (the knowledge index, `model`'s vectors) are nearest to `vector`, best passage per page,
+   * among the live pages of the scope the caller may read: the vector list of a hybrid search.
+   */
+  async nearestPages(db: Db, s: SearchScope, vector: number[], model: string, limit: number): Promise<{ type: 'page'; id: string; similarity: number }[]> {
+    const storage = await vectorStorage(db);
+    const rows = await run(
+      db,
+      sql<{ type: 'page'; id: string; similarity: number }>`
+      with ${withReadable(db, s)}
+      select 'page' as type, kp.page_id as id, max(${similaritySql(storage, 'kp.embedding', vector)})::float8 as similarity
+      from knowledge_passages kp join pages p on p.id = kp.page_id
+      where kp.workspace_id = ${s.workspaceId} and ${pageFilter(s, inRs)} and kp.embedding_model = ${model} and kp.embedding_dims = ${vector.length}
+      group by kp.page_id order by similarity desc, kp.page_id limit ${limit}`,
+    );
+    return rows.map((r) => ({ ...r, similarity: Number(r.similarity) }));
+  },
+
+  /**
+   * Result rows for documents ranked elsewhere (a fused list), in the order given, with `score` and a snippet: only
+   * those the caller may still read (the access filters again).
+   */
+  async resultRows(db: Db, s: SearchScope, plan: RankPlan, ranked: { type: DocType; id: string; score: number }[]): Promise<RankedRow[]> {
+    if (!ranked.length) return [];
+    return run(
+      db,
+      sql<RankedRow>`
+      with ${withReadable(db, s)}, x as (select * from unnest(${ranked.map((r) => r.type)}::text[], ${ranked.map((r) => r.id)}::text[], ${ranked.map((r) => r.score)}::float8[]) with ordinality x(type, id, score, n)),
+      s as (
+        select x.type, x.id, x.score, x.n, coalesce(p.title, t.title) as title, coalesce(p.space_id, t.space_id) as space_id, coalesce(p.updated_at, t.updated_at) as updated_at
+        from x left join pages p on x.type = 'page' and p.id = x.id and ${pageFilter(s, inRs)}
+          left join tasks t on x.type = 'task' and t.id = x.id and ${taskFilter(s, inRs)}
+        where p.id is not null or t.id is not null
+      )
+      select s.type, s.id, s.title, s.space_id, s.updated_at, s.score, ${snippetSql(s, plan)} as snippet from s order by s.n`,
     );
   },
 

@@ -3,7 +3,8 @@ import type { Db } from '../../db/index.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { parseQuery } from './search.parse.js';
-import { buildPlan } from './search.plan.js';
+import { type HybridSearch, hybridApplies, hybridRank, hybridSearch } from './search.hybrid.js';
+import { buildPlan, keepRarest } from './search.plan.js';
 import { presentResult, type SearchResult } from './search.present.js';
 import { type DocType, type RankedRow, type SearchScope, searchRepo } from './search.repo.js';
 
@@ -21,20 +22,25 @@ export async function search(ctx: Ctx, input: SearchInput): Promise<SearchResult
   if (input.spaceId) await requireSpaceRole(ctx, input.workspaceId, input.spaceId, 'viewer');
   else await requireWorkspaceRole(ctx, input.workspaceId, 'viewer');
   const types: DocType[] = input.types?.length ? [...new Set(input.types)] : ['page', 'task'];
-  const rows = await rankedSearch(ctx.db, { workspaceId: input.workspaceId, userId: actor.userId, spaceId: input.spaceId, types }, input.query, input.limit);
+  const scope = { workspaceId: input.workspaceId, userId: actor.userId, spaceId: input.spaceId, types };
+  const rows = await rankedSearch(ctx.db, scope, input.query, input.limit, hybridSearch(ctx.env.config, ctx.log));
   return rows.map(presentResult);
 }
 
-/** The ranking itself, without the access check (the scope carries the user; SQL filters by what they may read). */
-export async function rankedSearch(db: Db, scope: SearchScope, query: string, limit: number): Promise<RankedRow[]> {
+/**
+ * The ranking itself, without the access check (the scope carries the user; SQL filters by what they may read). With
+ * `hybrid`, free-text queries are also ranked by meaning and the two rankings fused (search.hybrid.ts).
+ */
+export async function rankedSearch(db: Db, scope: SearchScope, query: string, limit: number, hybrid?: HybridSearch): Promise<RankedRow[]> {
   const parsed = parseQuery(query);
   if (!parsed.free && !parsed.phrases.length) return [];
   const analysis = await searchRepo.analyse(db, parsed.free, parsed.prefix, parsed.phrases, parsed.excluded);
   const plan = buildPlan(parsed, analysis);
   // Only stop words (or nothing searchable): nothing can match, since stop words are not indexed.
   if (!plan.terms.length) return [];
-  const stats = await searchRepo.stats(db, scope, plan.terms);
-  return searchRepo.rank(db, scope, plan, stats, limit);
+  const ranked = keepRarest(plan, await searchRepo.stats(db, scope, plan.terms));
+  if (hybrid && hybridApplies(ranked.plan, scope)) return hybridRank(db, scope, ranked.plan, ranked.stats, query, limit, hybrid);
+  return searchRepo.rank(db, scope, ranked.plan, ranked.stats, limit);
 }
 
 export interface SuggestInput {

@@ -5,6 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { FormStack } from '../../ui/FormStack';
 import { useSession } from '../auth/session';
 import { ROLES } from '../settings/settings.queries';
 import { workspaceKeys } from '../workspaces/workspaces.queries';
@@ -138,14 +139,7 @@ function CreateAccount({ token, invitation }: { token: string; invitation: Invit
   const accept = useAccept(token, invitation);
   const fields = accept.error instanceof ApiError ? accept.error.fieldErrors() : {};
   return (
-    <Stack
-      component="form"
-      gap="sm"
-      onSubmit={(e) => {
-        e.preventDefault();
-        accept.mutate({ name, password });
-      }}
-    >
+    <FormStack gap="sm" onSubmit={() => accept.mutate({ name, password })}>
       <Text size="sm">Create your account to join.</Text>
       <TextInput label="Email" value={invitation.email} readOnly disabled />
       <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} required autoComplete="name" error={fields.name} />
@@ -169,6 +163,6 @@ function CreateAccount({ token, invitation }: { token: string; invitation: Invit
         </Anchor>{' '}
         and you come back here to join.
       </Text>
-    </Stack>
+    </FormStack>
   );
 }

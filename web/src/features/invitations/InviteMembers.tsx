@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { FormStack } from '../../ui/FormStack';
 import { fieldErrorsOf, formLevelError } from '../settings/form-errors';
 import { ROLES, type Role, shortDate } from '../settings/settings.queries';
 import { useWorkspace } from '../workspaces/workspace-context';
@@ -47,14 +48,7 @@ function InviteByEmail({ workspaceId }: { workspaceId: string }) {
   });
   const errors = fieldErrorsOf(invite.error);
   return (
-    <Stack
-      component="form"
-      gap="xs"
-      onSubmit={(e) => {
-        e.preventDefault();
-        invite.mutate();
-      }}
-    >
+    <FormStack gap="xs" onSubmit={() => invite.mutate()}>
       <Title order={3}>Invite by email</Title>
       <Text size="sm" c="dimmed">
         The person gets a one-time link that works for 7 days. It is mailed when the service has a mail server; you can always copy it and pass it on.
@@ -70,7 +64,7 @@ function InviteByEmail({ workspaceId }: { workspaceId: string }) {
         </Button>
       </Group>
       {created && <InvitationLink created={created} />}
-    </Stack>
+    </FormStack>
   );
 }
 

@@ -21,7 +21,7 @@ import { ShareButton } from './access/ShareButton';
 import { refusalMessage } from './collab/collab-session';
 import { PeopleHere } from './collab/PeopleHere';
 import { type CollabState, useCollabSession } from './collab/useCollabSession';
-import { PageEditor } from './editor/PageEditor';
+import { PageEditor, PagePreview } from './editor/PageEditor';
 import { type EditablePage, editorPageKey, loadPage } from './editor/page-doc';
 import { SaveStatus } from './editor/SaveStatus';
 import { useTitleSave } from './editor/useTitleSave';
@@ -54,10 +54,17 @@ export default function PageScreen() {
   return <PageBody key={loaded.data.id} page={loaded.data} collab={collab} />;
 }
 
-/** Until the document is here (from this device or the server), a spinner, or why it cannot come. */
-function DocumentPending({ collab }: { collab: CollabState }) {
+/**
+ * Pages longer than this (top-level blocks) wait for the editor instead of showing a preview first: rendering a long
+ * page twice (preview, then editor) costs more main thread than the socket's first sync saves.
+ */
+const PREVIEW_MAX_BLOCKS = 400;
+
+/** Why the co-edited document cannot come (the server refused it), that it waits for the network, or a spinner. */
+function DocumentPending({ collab, spinner }: { collab: CollabState; spinner: boolean }) {
   if (collab.refused) return <Text c="red">{refusalMessage(collab.refused)}.</Text>;
-  if (collab.status === 'offline') return <Text c="dimmed">This page is not kept on this device yet; it opens when you are back online.</Text>;
+  if (collab.status === 'offline') return <Text c="dimmed">This page is not kept on this device yet: it can be edited when you are back online.</Text>;
+  if (!spinner) return null;
   return (
     <Center mih={240}>
       <Loader size="sm" aria-label="Loading the page" />
@@ -95,8 +102,17 @@ function PageBody({ page, collab }: { page: EditablePage; collab: CollabState })
   }, [liveTitle, onTitleSaved]);
   const target = useMemo(() => ({ workspaceId: page.workspaceId, pageId: page.id }), [page.workspaceId, page.id]);
   const editorRef = useRef<Editor | null>(null);
+  // Where the person clicked in the preview before the editor came: the editor puts its caret there once it is here.
+  const placed = useRef<number | null>(null);
+  const onPlace = useCallback((pos: number) => {
+    placed.current = pos;
+  }, []);
   const onEditor = useCallback((editor: Editor | null) => {
     editorRef.current = editor;
+    const pos = placed.current;
+    placed.current = null;
+    // After the view has its document (the editor is handed over before its first paint).
+    if (editor && pos !== null) setTimeout(() => editor.isDestroyed || editor.commands.focus(pos), 0);
   }, []);
 
   const [commentsOpen, comments] = useDisclosure(false);
@@ -194,8 +210,15 @@ function PageBody({ page, collab }: { page: EditablePage; collab: CollabState })
 
       {collab.session && collab.ready ? (
         <PageEditor target={target} session={collab.session} editable={canEdit && !collab.refused} onEditor={onEditor} />
+      ) : collab.refused || (page.content.content?.length ?? 0) > PREVIEW_MAX_BLOCKS ? (
+        <DocumentPending collab={collab} spinner />
       ) : (
-        <DocumentPending collab={collab} />
+        // The text from the page's read (usually in hand before the click: the tree prefetches it on hover) shows at
+        // once; the co-edited document replaces it when it is here, from this device or the server.
+        <>
+          <DocumentPending collab={collab} spinner={false} />
+          <PagePreview target={target} content={page.content} onPlace={onPlace} />
+        </>
       )}
 
       <Drawer opened={commentsOpen} onClose={comments.close} position="right" title="Comments" size="md">

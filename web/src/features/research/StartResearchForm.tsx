@@ -1,7 +1,8 @@
-import { Button, Checkbox, Group, NativeSelect, NumberInput, Paper, SegmentedControl, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Checkbox, Group, NativeSelect, NumberInput, Paper, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { SegmentedField } from '../../ui/SegmentedField';
 import { useSpaces } from '../spaces/spaces.queries';
 import { type ResearchJob, type ResearchSource, useStartResearch } from './research.queries';
 
@@ -75,20 +76,15 @@ export function StartResearchForm({ ws, onStarted }: { ws: string; onStarted: (j
             error={shown['repository.url'] ?? shown.repository}
           />
         )}
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="report-style">
-            Report style
-          </Text>
-          <SegmentedControl
-            aria-labelledby="report-style"
-            value={outputMode}
-            onChange={(v) => setOutputMode(v as 'longform' | 'brief')}
-            data={[
-              { value: 'brief', label: 'Brief' },
-              { value: 'longform', label: 'Long-form' },
-            ]}
-          />
-        </Stack>
+        <SegmentedField
+          label="Report style"
+          value={outputMode}
+          onChange={setOutputMode}
+          data={[
+            { value: 'brief', label: 'Brief' },
+            { value: 'longform', label: 'Long-form' },
+          ]}
+        />
         <Group grow align="start">
           <NumberInput label="Time budget (minutes)" min={MIN_BUDGET} max={600} value={budget} onChange={setBudget} error={shown.timeBudget} />
           <NativeSelect

@@ -1,14 +1,17 @@
-import { Alert, Badge, Button, Code, CopyButton, Group, Modal, SegmentedControl, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
-import { ScreenLoader } from '../../ui/ScreenLoader';
+import { FormButtons, FormStack } from '../../ui/FormStack';
+import { ItemTable } from '../../ui/ItemTable';
+import { SegmentedField } from '../../ui/SegmentedField';
 import { useWorkspaces } from '../workspaces/workspaces.queries';
-import { ConfirmModal } from './ConfirmModal';
+import { ConfirmItemModal } from './ConfirmModal';
 import { fieldErrorsOf, formLevelError } from './form-errors';
+import { SecretShownOnce } from './SecretShownOnce';
 import { type ApiKey, settingsKeys, shortDate, useApiKeys } from './settings.queries';
 
 /** The caller's own API keys (they act as the caller, in every workspace or in one): list, create (secret shown once), revoke. */
@@ -30,76 +33,59 @@ export function ApiKeysSection() {
       <Text size="sm" c="dimmed">
         A key acts with your permissions for scripts and agents: send it as <Code>Authorization: Bearer &lt;key&gt;</Code>.
       </Text>
-      {keys.isPending ? (
-        <ScreenLoader />
-      ) : (
-        <>
-          <ErrorNotice error={keys.error} />
-          {keys.data?.length === 0 && <Text c="dimmed">You have no API keys yet.</Text>}
-          {!!keys.data?.length && (
-            <Table.ScrollContainer minWidth={520}>
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Prefix</Table.Th>
-                    <Table.Th>Access</Table.Th>
-                    <Table.Th>Expires</Table.Th>
-                    <Table.Th>Created</Table.Th>
-                    <Table.Th>Last used</Table.Th>
-                    <Table.Th aria-label="Actions" />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {keys.data.map((k) => (
-                    <Table.Tr key={k.id}>
-                      <Table.Td>
-                        {k.name}
-                        {k.workspaceId && (
-                          <Text size="xs" c="dimmed">
-                            Only in {k.workspaceName}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Code>{k.prefix}…</Code>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={k.access === 'read-only' ? 'gray' : 'blue'}>
-                          {k.access === 'read-only' ? 'Read only' : 'Read and write'}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{shortDate(k.expiresAt, 'Never')}</Table.Td>
-                      <Table.Td>{shortDate(k.createdAt)}</Table.Td>
-                      <Table.Td>{shortDate(k.lastUsedAt, 'Never')}</Table.Td>
-                      <Table.Td>
-                        <Button size="xs" variant="light" color="red" aria-label={`Revoke ${k.name}`} onClick={() => setRevoking(k)}>
-                          Revoke
-                        </Button>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </>
-      )}
+      <ItemTable
+        items={keys.data}
+        loading={keys.isPending}
+        error={keys.error}
+        empty="You have no API keys yet."
+        minWidth={520}
+        columns={['Name', 'Prefix', 'Access', 'Expires', 'Created', 'Last used']}
+        actions
+        rowKey={(k) => k.id}
+      >
+        {(k) => (
+          <>
+            <Table.Td>
+              {k.name}
+              {k.workspaceId && (
+                <Text size="xs" c="dimmed">
+                  Only in {k.workspaceName}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>
+              <Code>{k.prefix}…</Code>
+            </Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={k.access === 'read-only' ? 'gray' : 'blue'}>
+                {k.access === 'read-only' ? 'Read only' : 'Read and write'}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{shortDate(k.expiresAt, 'Never')}</Table.Td>
+            <Table.Td>{shortDate(k.createdAt)}</Table.Td>
+            <Table.Td>{shortDate(k.lastUsedAt, 'Never')}</Table.Td>
+            <Table.Td>
+              <Button size="xs" variant="light" color="red" aria-label={`Revoke ${k.name}`} onClick={() => setRevoking(k)}>
+                Revoke
+              </Button>
+            </Table.Td>
+          </>
+        )}
+      </ItemTable>
       <NewKeyModal opened={creating} onClose={() => setCreating(false)} onCreated={refresh} />
-      <ConfirmModal
-        opened={revoking !== null}
+      <ConfirmItemModal
+        item={revoking}
         onClose={() => setRevoking(null)}
         title="Revoke API key"
         confirmLabel="Revoke key"
-        onConfirm={async () => {
-          if (!revoking) return;
-          await data(api.DELETE('/api/v1/api-keys/{id}', { params: { path: { id: revoking.id } } }));
-          notifications.show({ color: 'green', message: `Key “${revoking.name}” revoked` });
+        onConfirm={async (key) => {
+          await data(api.DELETE('/api/v1/api-keys/{id}', { params: { path: { id: key.id } } }));
+          notifications.show({ color: 'green', message: `Key “${key.name}” revoked` });
           await refresh();
         }}
       >
         Scripts using “{revoking?.name}” will get 401 from now on. This cannot be undone.
-      </ConfirmModal>
+      </ConfirmItemModal>
     </Stack>
   );
 }
@@ -133,40 +119,11 @@ function NewKeyModal({ opened, onClose, onCreated }: { opened: boolean; onClose(
   return (
     <Modal opened={opened} onClose={close} title={created ? 'Copy your new API key' : 'New API key'} centered>
       {created ? (
-        <Stack>
-          <Alert color="yellow" icon={<IconAlertTriangle size={18} />} title="Copy it now">
-            This key will not be shown again. Store it somewhere safe; if you lose it, revoke it and make a new one.
-          </Alert>
-          <Textarea
-            label="API key"
-            value={created.key}
-            readOnly
-            autosize
-            minRows={2}
-            onFocus={(e) => e.currentTarget.select()}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', wordBreak: 'break-all' } }}
-          />
-          <Group justify="flex-end">
-            <CopyButton value={created.key}>
-              {({ copied, copy }) => (
-                <Button variant={copied ? 'light' : 'filled'} color={copied ? 'green' : undefined} onClick={copy}>
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button variant="default" onClick={close}>
-              Done
-            </Button>
-          </Group>
-        </Stack>
+        <SecretShownOnce label="API key" secret={created.key} warning="Copy it now" onDone={close}>
+          This key will not be shown again. Store it somewhere safe; if you lose it, revoke it and make a new one.
+        </SecretShownOnce>
       ) : (
-        <Stack
-          component="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate();
-          }}
-        >
+        <FormStack onSubmit={() => create.mutate()}>
           <TextInput
             label="Key name"
             description="What the key is for, e.g. “CI sync” or “Claude agent”."
@@ -175,23 +132,16 @@ function NewKeyModal({ opened, onClose, onCreated }: { opened: boolean; onClose(
             error={errors.name}
             data-autofocus
           />
-          <Stack gap={4}>
-            <Text size="sm" fw={500} id="key-access-label">
-              Access
-            </Text>
-            <SegmentedControl
-              aria-labelledby="key-access-label"
-              value={access}
-              onChange={(v) => setAccess(v as typeof access)}
-              data={[
-                { value: 'read-write', label: 'Read and write' },
-                { value: 'read-only', label: 'Read only' },
-              ]}
-            />
-            <Text size="xs" c="dimmed">
-              A read-only key reads what you read and is refused every change, through the API and MCP tools alike.
-            </Text>
-          </Stack>
+          <SegmentedField
+            label="Access"
+            value={access}
+            onChange={setAccess}
+            data={[
+              { value: 'read-write', label: 'Read and write' },
+              { value: 'read-only', label: 'Read only' },
+            ]}
+            description="A read-only key reads what you read and is refused every change, through the API and MCP tools alike."
+          />
           <Select
             label="Expires"
             value={lifetime}
@@ -216,15 +166,8 @@ function NewKeyModal({ opened, onClose, onCreated }: { opened: boolean; onClose(
             error={errors.workspaceId}
           />
           <ErrorNotice error={formLevelError(create.error, ['name', 'expiresAt', 'workspaceId'])} title="Could not create the key" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create key
-            </Button>
-          </Group>
-        </Stack>
+          <FormButtons submit="Create key" onCancel={close} loading={create.isPending} />
+        </FormStack>
       )}
     </Modal>
   );

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Link, Route, Routes, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { ItemTable } from '../../ui/ItemTable';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
 import { BUG_STATUSES, type BugStatus, bugKeys, SEVERITY_COLOR, statusLabel, useBugReport, useBugReports } from './bug-reports.queries';
@@ -41,42 +42,33 @@ function BugList() {
         clearable
         w={200}
       />
-      {bugs.isPending ? <ScreenLoader /> : <ErrorNotice error={bugs.error} />}
-      {bugs.data?.items.length === 0 && <Text c="dimmed">No bug reports{status ? ` with status ${statusLabel(status)}` : ''}.</Text>}
-      {!!bugs.data?.items.length && (
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Title</Table.Th>
-                <Table.Th>Severity</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Seen</Table.Th>
-                <Table.Th>Reported</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {bugs.data.items.map((b) => (
-                <Table.Tr key={b.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={paths.settings(workspace.hostname, `bug-reports/${b.id}`)}>
-                      {b.title}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={SEVERITY_COLOR[b.severity]} variant="light">
-                      {b.severity}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{statusLabel(b.status)}</Table.Td>
-                  <Table.Td>{b.occurrenceCount}×</Table.Td>
-                  <Table.Td>{shortDate(b.createdAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ItemTable
+        items={bugs.data?.items}
+        loading={bugs.isPending}
+        error={bugs.error}
+        empty={`No bug reports${status ? ` with status ${statusLabel(status)}` : ''}.`}
+        minWidth={560}
+        columns={['Title', 'Severity', 'Status', 'Seen', 'Reported']}
+        rowKey={(b) => b.id}
+      >
+        {(b) => (
+          <>
+            <Table.Td>
+              <Anchor component={Link} to={paths.settings(workspace.hostname, `bug-reports/${b.id}`)}>
+                {b.title}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>
+              <Badge color={SEVERITY_COLOR[b.severity]} variant="light">
+                {b.severity}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{statusLabel(b.status)}</Table.Td>
+            <Table.Td>{b.occurrenceCount}×</Table.Td>
+            <Table.Td>{shortDate(b.createdAt)}</Table.Td>
+          </>
+        )}
+      </ItemTable>
       {(bugs.data?.meta.hasPrevPage || bugs.data?.meta.hasNextPage) && (
         <Group>
           <Button variant="default" size="xs" disabled={!bugs.data.meta.hasPrevPage} onClick={() => setPage(page - 1)}>

@@ -62,3 +62,12 @@ export function ConfirmModal({ opened, onClose, title, children, confirmLabel, t
     </Modal>
   );
 }
+
+/** A ConfirmModal about one item of a list (revoke a key, delete a webhook): open while `item` is set. */
+export function ConfirmItemModal<T>({
+  item,
+  onConfirm,
+  ...props
+}: Omit<ConfirmModalProps, 'opened' | 'onConfirm'> & { item: T | null; onConfirm(item: T): Promise<unknown> }) {
+  return <ConfirmModal {...props} opened={item !== null} onConfirm={async () => item !== null && onConfirm(item)} />;
+}

@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Select, Stack, Switch, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Select, Switch, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { FormStack } from '../../ui/FormStack';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { useWorkspace } from '../workspaces/workspace-context';
 import { workspaceKeys } from '../workspaces/workspaces.queries';
@@ -70,11 +71,7 @@ export function GeneralSection() {
   const errors = fieldErrorsOf(save.error);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft({ ...draft, [key]: value });
   return (
-    <Stack maw={560} component="form" onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate(draft);
-      }}
-    >
+    <FormStack maw={560} onSubmit={() => save.mutate(draft)}>
       <Title order={2}>General</Title>
       {!isAdmin && (
         <Alert color="blue" variant="light">
@@ -124,6 +121,6 @@ export function GeneralSection() {
           </Button>
         </Group>
       )}
-    </Stack>
+    </FormStack>
   );
 }

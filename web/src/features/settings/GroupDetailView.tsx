@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Select, Stack, Table, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -7,6 +7,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { FormStack } from '../../ui/FormStack';
+import { ItemTable } from '../../ui/ItemTable';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
 import { ConfirmModal } from './ConfirmModal';
@@ -79,14 +81,7 @@ export function GroupDetailView() {
       {back}
       <Title order={2}>Group: {g.name}</Title>
       {isAdmin && (
-        <Stack
-          component="form"
-          gap="xs"
-          onSubmit={(e) => {
-            e.preventDefault();
-            rename.mutate();
-          }}
-        >
+        <FormStack gap="xs" onSubmit={() => rename.mutate()}>
           <Group align="flex-end">
             <TextInput label="Group name" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} w={280} />
             <Button type="submit" variant="default" loading={rename.isPending} disabled={name === g.name}>
@@ -94,40 +89,25 @@ export function GroupDetailView() {
             </Button>
           </Group>
           <ErrorNotice error={formLevelError(rename.error, ['name'])} title="Could not rename" />
-        </Stack>
+        </FormStack>
       )}
       <Title order={3}>Members</Title>
-      {g.members.length === 0 && <Text c="dimmed">No members yet.</Text>}
-      {g.members.length > 0 && (
-        <Table.ScrollContainer minWidth={420}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Email</Table.Th>
-                <Table.Th>Added</Table.Th>
-                {isAdmin && <Table.Th aria-label="Actions" />}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {g.members.map((m) => (
-                <Table.Tr key={m.id}>
-                  <Table.Td>{m.name}</Table.Td>
-                  <Table.Td>{m.email}</Table.Td>
-                  <Table.Td>{shortDate(m.addedAt)}</Table.Td>
-                  {isAdmin && (
-                    <Table.Td>
-                      <ActionIcon variant="subtle" color="red" aria-label={`Remove ${m.name} from the group`} onClick={() => removeMember.mutate(m.id)}>
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Table.Td>
-                  )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ItemTable items={g.members} empty="No members yet." minWidth={420} columns={['Name', 'Email', 'Added']} actions={isAdmin} rowKey={(m) => m.id}>
+        {(m) => (
+          <>
+            <Table.Td>{m.name}</Table.Td>
+            <Table.Td>{m.email}</Table.Td>
+            <Table.Td>{shortDate(m.addedAt)}</Table.Td>
+            {isAdmin && (
+              <Table.Td>
+                <ActionIcon variant="subtle" color="red" aria-label={`Remove ${m.name} from the group`} onClick={() => removeMember.mutate(m.id)}>
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Table.Td>
+            )}
+          </>
+        )}
+      </ItemTable>
       {isAdmin && (
         <Group align="flex-end">
           <Select label="Add a workspace member" placeholder="Choose a member" data={candidates} value={adding} onChange={setAdding} searchable w={320} nothingFoundMessage="No one else to add" />

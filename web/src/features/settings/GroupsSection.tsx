@@ -1,11 +1,12 @@
-import { Anchor, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Table, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes } from 'react-router';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
-import { ScreenLoader } from '../../ui/ScreenLoader';
+import { FormStack } from '../../ui/FormStack';
+import { ItemTable } from '../../ui/ItemTable';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
 import { fieldErrorsOf, formLevelError } from './form-errors';
 import { GroupDetailView } from './GroupDetailView';
@@ -28,40 +29,27 @@ function GroupList() {
   return (
     <Stack>
       <Title order={2}>Groups</Title>
-      {groups.isPending ? (
-        <ScreenLoader />
-      ) : (
-        <>
-          <ErrorNotice error={groups.error} />
-          {groups.data?.length === 0 && <Text c="dimmed">No groups yet.</Text>}
-          {!!groups.data?.length && (
-            <Table.ScrollContainer minWidth={400}>
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Group</Table.Th>
-                    <Table.Th>Description</Table.Th>
-                    <Table.Th>Members</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {groups.data.map((g) => (
-                    <Table.Tr key={g.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={paths.settings(workspace.hostname, `groups/${g.id}`)}>
-                          {g.name}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{g.description}</Table.Td>
-                      <Table.Td>{g.memberCount}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </>
-      )}
+      <ItemTable
+        items={groups.data}
+        loading={groups.isPending}
+        error={groups.error}
+        empty="No groups yet."
+        minWidth={400}
+        columns={['Group', 'Description', 'Members']}
+        rowKey={(g) => g.id}
+      >
+        {(g) => (
+          <>
+            <Table.Td>
+              <Anchor component={Link} to={paths.settings(workspace.hostname, `groups/${g.id}`)}>
+                {g.name}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>{g.description}</Table.Td>
+            <Table.Td>{g.memberCount}</Table.Td>
+          </>
+        )}
+      </ItemTable>
       {isAdmin && <CreateGroup />}
     </Stack>
   );
@@ -81,14 +69,7 @@ function CreateGroup() {
   });
   const errors = fieldErrorsOf(create.error);
   return (
-    <Stack
-      component="form"
-      gap="xs"
-      onSubmit={(e) => {
-        e.preventDefault();
-        create.mutate();
-      }}
-    >
+    <FormStack gap="xs" onSubmit={() => create.mutate()}>
       <Title order={3}>New group</Title>
       <Group align="flex-end">
         <TextInput label="Group name" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} w={280} />
@@ -97,6 +78,6 @@ function CreateGroup() {
         </Button>
       </Group>
       <ErrorNotice error={formLevelError(create.error, ['name'])} title="Could not create the group" />
-    </Stack>
+    </FormStack>
   );
 }

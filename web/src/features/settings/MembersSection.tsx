@@ -6,12 +6,14 @@ import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { FormStack } from '../../ui/FormStack';
+import { ItemTable } from '../../ui/ItemTable';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { useUser } from '../auth/session';
 import { InviteMembers } from '../invitations/InviteMembers';
 import { useWorkspace } from '../workspaces/workspace-context';
 import { workspaceKeys } from '../workspaces/workspaces.queries';
-import { ConfirmModal } from './ConfirmModal';
+import { ConfirmItemModal } from './ConfirmModal';
 import { fieldErrorsOf, formLevelError } from './form-errors';
 import { ResetPasswordModal } from './ResetPasswordLink';
 import { type Member, ROLES, type Role, settingsKeys, shortDate, useMembers } from './settings.queries';
@@ -46,84 +48,69 @@ export function MembersSection() {
   return (
     <Stack>
       <Title order={2}>Members</Title>
-      <ErrorNotice error={members.error} />
-      <Table.ScrollContainer minWidth={560}>
-        <Table striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Joined</Table.Th>
-              {isAdmin && <Table.Th aria-label="Actions" />}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(members.data ?? []).map((m) => (
-              <Table.Tr key={m.id}>
-                <Table.Td>
-                  {m.name}
-                  {m.id === me?.id && (
-                    <Text span c="dimmed" size="sm">
-                      {' '}
-                      (you)
-                    </Text>
+      <ItemTable items={members.data} error={members.error} minWidth={560} columns={['Name', 'Email', 'Role', 'Joined']} actions={isAdmin} rowKey={(m) => m.id}>
+        {(m) => (
+          <>
+            <Table.Td>
+              {m.name}
+              {m.id === me?.id && (
+                <Text span c="dimmed" size="sm">
+                  {' '}
+                  (you)
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>{m.email}</Table.Td>
+            <Table.Td>
+              {isAdmin ? (
+                <Select
+                  aria-label={`Role of ${m.name}`}
+                  data={ROLES}
+                  value={m.role}
+                  allowDeselect={false}
+                  size="xs"
+                  w={110}
+                  onChange={(role) => role && role !== m.role && changeRole.mutate({ userId: m.id, role: role as Role })}
+                />
+              ) : (
+                ROLES.find((r) => r.value === m.role)?.label
+              )}
+            </Table.Td>
+            <Table.Td>{shortDate(m.joinedAt)}</Table.Td>
+            {isAdmin && (
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  {m.id !== me?.id && (
+                    <Tooltip label="Reset password">
+                      <ActionIcon variant="subtle" aria-label={`Reset password of ${m.name}`} onClick={() => setResetting(m)}>
+                        <IconLockCog size={16} />
+                      </ActionIcon>
+                    </Tooltip>
                   )}
-                </Table.Td>
-                <Table.Td>{m.email}</Table.Td>
-                <Table.Td>
-                  {isAdmin ? (
-                    <Select
-                      aria-label={`Role of ${m.name}`}
-                      data={ROLES}
-                      value={m.role}
-                      allowDeselect={false}
-                      size="xs"
-                      w={110}
-                      onChange={(role) => role && role !== m.role && changeRole.mutate({ userId: m.id, role: role as Role })}
-                    />
-                  ) : (
-                    ROLES.find((r) => r.value === m.role)?.label
-                  )}
-                </Table.Td>
-                <Table.Td>{shortDate(m.joinedAt)}</Table.Td>
-                {isAdmin && (
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      {m.id !== me?.id && (
-                        <Tooltip label="Reset password">
-                          <ActionIcon variant="subtle" aria-label={`Reset password of ${m.name}`} onClick={() => setResetting(m)}>
-                            <IconLockCog size={16} />
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                      <Tooltip label="Remove from workspace">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Remove ${m.name}`} onClick={() => setRemoving(m)}>
-                          <IconTrash size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <ConfirmModal
-        opened={removing !== null}
+                  <Tooltip label="Remove from workspace">
+                    <ActionIcon variant="subtle" color="red" aria-label={`Remove ${m.name}`} onClick={() => setRemoving(m)}>
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              </Table.Td>
+            )}
+          </>
+        )}
+      </ItemTable>
+      <ConfirmItemModal
+        item={removing}
         onClose={() => setRemoving(null)}
         title="Remove member"
         confirmLabel="Remove member"
-        onConfirm={async () => {
-          if (!removing) return;
-          await data(api.DELETE('/api/v1/workspaces/{workspaceId}/members/{userId}', { params: { path: { workspaceId: workspace.id, userId: removing.id } } }));
-          notifications.show({ color: 'green', message: `${removing.name} was removed` });
+        onConfirm={async (member) => {
+          await data(api.DELETE('/api/v1/workspaces/{workspaceId}/members/{userId}', { params: { path: { workspaceId: workspace.id, userId: member.id } } }));
+          notifications.show({ color: 'green', message: `${member.name} was removed` });
           await refresh();
         }}
       >
         {removing?.name} ({removing?.email}) will lose access to this workspace and its spaces.
-      </ConfirmModal>
+      </ConfirmItemModal>
       <ResetPasswordModal member={resetting} onClose={() => setResetting(null)} />
       {isAdmin && <InviteMembers />}
       {isAdmin && <AddMember onAdded={refresh} />}
@@ -151,14 +138,7 @@ function AddMember({ onAdded }: { onAdded(): Promise<unknown> }) {
   });
   const errors = fieldErrorsOf(add.error);
   return (
-    <Stack
-      component="form"
-      gap="xs"
-      onSubmit={(e) => {
-        e.preventDefault();
-        add.mutate();
-      }}
-    >
+    <FormStack gap="xs" onSubmit={() => add.mutate()}>
       <Title order={3}>Add a member by user id</Title>
       <Text size="sm" c="dimmed">
         Someone with an account can also be added at once: ask them for their user id (shown at the bottom of their Members settings).
@@ -173,7 +153,7 @@ function AddMember({ onAdded }: { onAdded(): Promise<unknown> }) {
           Add member
         </Button>
       </Group>
-    </Stack>
+    </FormStack>
   );
 }
 

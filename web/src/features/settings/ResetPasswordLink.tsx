@@ -1,8 +1,9 @@
-import { Alert, Button, CopyButton, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { useWorkspace } from '../workspaces/workspace-context';
+import { CopyValueButton, SecretField } from './SecretShownOnce';
 import type { Member } from './settings.queries';
 
 /**
@@ -39,27 +40,11 @@ export function ResetPasswordModal({ member, onClose }: { member: Member | null;
                 It was also mailed to {member?.email}.
               </Alert>
             )}
-            <Textarea
-              label="Reset link"
-              value={link.url}
-              readOnly
-              autosize
-              minRows={2}
-              onFocus={(e) => e.currentTarget.select()}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', wordBreak: 'break-all' } }}
-            />
+            <SecretField label="Reset link" value={link.url} />
           </>
         )}
         <Group justify="flex-end">
-          {link && (
-            <CopyButton value={link.url}>
-              {({ copied, copy }) => (
-                <Button variant={copied ? 'light' : 'filled'} color={copied ? 'green' : undefined} onClick={copy}>
-                  {copied ? 'Copied' : 'Copy link'}
-                </Button>
-              )}
-            </CopyButton>
-          )}
+          {link && <CopyValueButton value={link.url} label="Copy link" />}
           {!link && (
             <Button loading={make.isPending} onClick={() => member && make.mutate(member.id)}>
               Make reset link

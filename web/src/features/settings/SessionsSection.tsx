@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
-import { ScreenLoader } from '../../ui/ScreenLoader';
+import { FormStack } from '../../ui/FormStack';
+import { ItemTable } from '../../ui/ItemTable';
 import { useSession } from '../auth/session';
 import { ConfirmModal } from './ConfirmModal';
 import { fieldErrorsOf, formLevelError } from './form-errors';
@@ -63,58 +64,47 @@ export function SessionsSection() {
       <Text size="sm" c="dimmed">
         Everywhere you are signed in. Signing a session out ends it at once; API keys are not sessions and keep working.
       </Text>
-      {sessions.isPending ? (
-        <ScreenLoader />
-      ) : (
-        <>
-          <ErrorNotice error={sessions.error} />
-          <Table.ScrollContainer minWidth={560}>
-            <Table striped aria-label="Sessions">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Device</Table.Th>
-                  <Table.Th>Address</Table.Th>
-                  <Table.Th>Last seen</Table.Th>
-                  <Table.Th>Signed in</Table.Th>
-                  <Table.Th aria-label="Actions" />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {(sessions.data ?? []).map((s) => (
-                  <Table.Tr key={s.id}>
-                    <Table.Td>
-                      <Tooltip label={s.userAgent ?? 'No user agent'} multiline maw={360}>
-                        <Text span size="sm">
-                          {s.device}
-                        </Text>
-                      </Tooltip>
-                      {s.current && (
-                        <Badge ml="xs" variant="light" color="green">
-                          This device
-                        </Badge>
-                      )}
-                    </Table.Td>
-                    <Table.Td>{s.address ?? '—'}</Table.Td>
-                    <Table.Td>{dateTime(s.lastSeenAt)}</Table.Td>
-                    <Table.Td>{shortDate(s.createdAt)}</Table.Td>
-                    <Table.Td>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color="red"
-                        aria-label={`Sign out ${s.device}${s.current ? ' (this device)' : ''}`}
-                        onClick={() => setEnding(s)}
-                      >
-                        Sign out
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </>
-      )}
+      <ItemTable
+        items={sessions.data}
+        loading={sessions.isPending}
+        error={sessions.error}
+        minWidth={560}
+        label="Sessions"
+        columns={['Device', 'Address', 'Last seen', 'Signed in']}
+        actions
+        rowKey={(s) => s.id}
+      >
+        {(s) => (
+          <>
+            <Table.Td>
+              <Tooltip label={s.userAgent ?? 'No user agent'} multiline maw={360}>
+                <Text span size="sm">
+                  {s.device}
+                </Text>
+              </Tooltip>
+              {s.current && (
+                <Badge ml="xs" variant="light" color="green">
+                  This device
+                </Badge>
+              )}
+            </Table.Td>
+            <Table.Td>{s.address ?? '—'}</Table.Td>
+            <Table.Td>{dateTime(s.lastSeenAt)}</Table.Td>
+            <Table.Td>{shortDate(s.createdAt)}</Table.Td>
+            <Table.Td>
+              <Button
+                size="xs"
+                variant="light"
+                color="red"
+                aria-label={`Sign out ${s.device}${s.current ? ' (this device)' : ''}`}
+                onClick={() => setEnding(s)}
+              >
+                Sign out
+              </Button>
+            </Table.Td>
+          </>
+        )}
+      </ItemTable>
       <ConfirmModal
         opened={ending !== null}
         onClose={() => setEnding(null)}
@@ -151,16 +141,7 @@ function ChangePassword({ onChanged }: { onChanged(): Promise<unknown> }) {
   });
   const errors = fieldErrorsOf(change.error);
   return (
-    <Stack
-      component="form"
-      gap="xs"
-      maw={420}
-      aria-label="Change password"
-      onSubmit={(e) => {
-        e.preventDefault();
-        change.mutate();
-      }}
-    >
+    <FormStack gap="xs" maw={420} aria-label="Change password" onSubmit={() => change.mutate()}>
       <Title order={3}>Change password</Title>
       <Text size="sm" c="dimmed">
         Changing it signs out every other session. Accounts that use single sign-on get a password through a reset link from an admin.
@@ -188,6 +169,6 @@ function ChangePassword({ onChanged }: { onChanged(): Promise<unknown> }) {
           Change password
         </Button>
       </Group>
-    </Stack>
+    </FormStack>
   );
 }

@@ -1,8 +1,7 @@
-import { Anchor, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Group, Stack, Table, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { ErrorNotice } from '../../ui/ErrorNotice';
-import { ScreenLoader } from '../../ui/ScreenLoader';
+import { ItemTable } from '../../ui/ItemTable';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
 import { shortDate } from './settings.queries';
 import { useConflicts, useSyncSources } from './sync.queries';
@@ -23,34 +22,27 @@ export function SourceConflicts() {
         </Group>
       </Anchor>
       <Title order={2}>Conflicts of {source?.name ?? 'this source'}</Title>
-      {conflicts.isPending ? <ScreenLoader /> : <ErrorNotice error={conflicts.error} />}
-      {conflicts.data?.length === 0 && <Text c="dimmed">No open conflicts: every file agrees on both sides.</Text>}
-      {!!conflicts.data?.length && (
-        <Table.ScrollContainer minWidth={420}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>File</Table.Th>
-                <Table.Th>Caused by</Table.Th>
-                <Table.Th>Since</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {conflicts.data.map((c) => (
-                <Table.Tr key={c.conflictId}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`${base}/sources/${sourceId}/conflicts/${c.conflictId}`}>
-                      {c.relativePath}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{c.origin === 'push' ? 'A connector push' : 'An edit in the service'}</Table.Td>
-                  <Table.Td>{shortDate(c.createdAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ItemTable
+        items={conflicts.data}
+        loading={conflicts.isPending}
+        error={conflicts.error}
+        empty="No open conflicts: every file agrees on both sides."
+        minWidth={420}
+        columns={['File', 'Caused by', 'Since']}
+        rowKey={(c) => c.conflictId}
+      >
+        {(c) => (
+          <>
+            <Table.Td>
+              <Anchor component={Link} to={`${base}/sources/${sourceId}/conflicts/${c.conflictId}`}>
+                {c.relativePath}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>{c.origin === 'push' ? 'A connector push' : 'An edit in the service'}</Table.Td>
+            <Table.Td>{shortDate(c.createdAt)}</Table.Td>
+          </>
+        )}
+      </ItemTable>
     </Stack>
   );
 }

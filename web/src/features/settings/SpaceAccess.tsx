@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Group, SegmentedControl, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, SegmentedControl, Select, Stack, Table, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { ItemTable } from '../../ui/ItemTable';
 import { useWorkspace } from '../workspaces/workspace-context';
 import { ROLES, type Role, useGroups, useMembers } from './settings.queries';
 import { type SpacePermission, spaceSettingsKeys, useSpacePermissions } from './spaces-settings.queries';
@@ -34,53 +35,46 @@ export function SpaceAccess({ spaceId }: { spaceId: string }) {
   return (
     <Stack>
       <Title order={3}>Members and groups</Title>
-      <ErrorNotice error={permissions.error} />
-      {permissions.data?.length === 0 && <Text c="dimmed">No one has a role of their own in this space.</Text>}
-      {!!permissions.data?.length && (
-        <Table.ScrollContainer minWidth={420}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Who</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th aria-label="Actions" />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {permissions.data.map((p) => (
-                <Table.Tr key={p.targetId}>
-                  <Table.Td>
-                    <Group gap={6}>
-                      {p.name}
-                      {p.isGroup && (
-                        <Badge size="xs" variant="light">
-                          Group
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Select
-                      aria-label={`Space role of ${p.name}`}
-                      data={ROLES}
-                      value={p.role}
-                      allowDeselect={false}
-                      size="xs"
-                      w={110}
-                      onChange={(role) => role && role !== p.role && setRole.mutate({ p, role: role as Role })}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <ActionIcon variant="subtle" color="red" aria-label={`Remove ${p.name} from the space`} onClick={() => remove.mutate(p)}>
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ItemTable
+        items={permissions.data}
+        error={permissions.error}
+        empty="No one has a role of their own in this space."
+        minWidth={420}
+        columns={['Who', 'Role']}
+        actions
+        rowKey={(p) => p.targetId}
+      >
+        {(p) => (
+          <>
+            <Table.Td>
+              <Group gap={6}>
+                {p.name}
+                {p.isGroup && (
+                  <Badge size="xs" variant="light">
+                    Group
+                  </Badge>
+                )}
+              </Group>
+            </Table.Td>
+            <Table.Td>
+              <Select
+                aria-label={`Space role of ${p.name}`}
+                data={ROLES}
+                value={p.role}
+                allowDeselect={false}
+                size="xs"
+                w={110}
+                onChange={(role) => role && role !== p.role && setRole.mutate({ p, role: role as Role })}
+              />
+            </Table.Td>
+            <Table.Td>
+              <ActionIcon variant="subtle" color="red" aria-label={`Remove ${p.name} from the space`} onClick={() => remove.mutate(p)}>
+                <IconTrash size={16} />
+              </ActionIcon>
+            </Table.Td>
+          </>
+        )}
+      </ItemTable>
       <GrantAccess spaceId={spaceId} taken={new Set((permissions.data ?? []).map((p) => p.targetId))} onAdded={refresh} />
     </Stack>
   );

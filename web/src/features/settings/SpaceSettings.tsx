@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { FormStack } from '../../ui/FormStack';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { spaceKeys } from '../spaces/spaces.queries';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
@@ -81,14 +82,7 @@ export function SpaceSettings() {
     <Stack>
       {back}
       <Title order={2}>Space: {space.data.name}</Title>
-      <Stack
-        component="form"
-        maw={560}
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate(draft);
-        }}
-      >
+      <FormStack maw={560} onSubmit={() => save.mutate(draft)}>
         <TextInput label="Space name" value={draft.name} onChange={(e) => set('name', e.currentTarget.value)} error={errors.name} required />
         <Textarea label="Description" value={draft.description} onChange={(e) => set('description', e.currentTarget.value)} error={errors.description} autosize minRows={2} />
         <TextInput label="Icon" description="An emoji or an icon name" value={draft.icon} onChange={(e) => set('icon', e.currentTarget.value)} error={errors.icon} w={200} />
@@ -99,7 +93,7 @@ export function SpaceSettings() {
             Save space
           </Button>
         </Group>
-      </Stack>
+      </FormStack>
       <SpaceAccess spaceId={spaceId} />
       <Title order={3}>Danger zone</Title>
       <Group>

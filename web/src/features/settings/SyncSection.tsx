@@ -6,7 +6,8 @@ import { Link, Route, Routes } from 'react-router';
 import { api, call } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
-import { ScreenLoader } from '../../ui/ScreenLoader';
+import { FormStack } from '../../ui/FormStack';
+import { ItemTable } from '../../ui/ItemTable';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
 import { ConflictResolver } from './ConflictResolver';
 import { SourceConflicts } from './SourceConflicts';
@@ -47,49 +48,40 @@ function SyncOverview() {
       <Text size="sm" c="dimmed">
         A source is a folder kept in sync by a connector (the <Code>kb sync</Code> command on someone's computer). Sources can be paused, but not deleted: the API has no removal yet.
       </Text>
-      {sources.isPending ? <ScreenLoader /> : <ErrorNotice error={sources.error} />}
-      {sources.data?.length === 0 && <Text c="dimmed">No sources yet.</Text>}
-      {!!sources.data?.length && (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Source</Table.Th>
-                <Table.Th>Mode</Table.Th>
-                <Table.Th>Connector</Table.Th>
-                <Table.Th>Files</Table.Th>
-                <Table.Th>Conflicts</Table.Th>
-                <Table.Th aria-label="Actions" />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {sources.data.map((s) => (
-                <Table.Tr key={s.sourceId}>
-                  <Table.Td>
-                    <Anchor component={Link} to={paths.settings(workspace.hostname, `sync/sources/${s.sourceId}`)}>
-                      {s.name}
-                    </Anchor>{' '}
-                    {s.paused && (
-                      <Badge size="xs" color="gray">
-                        Paused
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{modeLabel(s.mode)}</Table.Td>
-                  <Table.Td>{s.connector ? s.connector.name : <Text c="dimmed">None</Text>}</Table.Td>
-                  <Table.Td>{s.fileCount}</Table.Td>
-                  <Table.Td>{s.openConflicts > 0 ? <Badge color="orange">{s.openConflicts} open</Badge> : 'None'}</Table.Td>
-                  <Table.Td>
-                    <Button size="xs" variant="default" onClick={() => pause.mutate(s)} aria-label={`${s.paused ? 'Resume' : 'Pause'} ${s.name}`}>
-                      {s.paused ? 'Resume' : 'Pause'}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ItemTable
+        items={sources.data}
+        loading={sources.isPending}
+        error={sources.error}
+        empty="No sources yet."
+        minWidth={640}
+        columns={['Source', 'Mode', 'Connector', 'Files', 'Conflicts']}
+        actions
+        rowKey={(s) => s.sourceId}
+      >
+        {(s) => (
+          <>
+            <Table.Td>
+              <Anchor component={Link} to={paths.settings(workspace.hostname, `sync/sources/${s.sourceId}`)}>
+                {s.name}
+              </Anchor>{' '}
+              {s.paused && (
+                <Badge size="xs" color="gray">
+                  Paused
+                </Badge>
+              )}
+            </Table.Td>
+            <Table.Td>{modeLabel(s.mode)}</Table.Td>
+            <Table.Td>{s.connector ? s.connector.name : <Text c="dimmed">None</Text>}</Table.Td>
+            <Table.Td>{s.fileCount}</Table.Td>
+            <Table.Td>{s.openConflicts > 0 ? <Badge color="orange">{s.openConflicts} open</Badge> : 'None'}</Table.Td>
+            <Table.Td>
+              <Button size="xs" variant="default" onClick={() => pause.mutate(s)} aria-label={`${s.paused ? 'Resume' : 'Pause'} ${s.name}`}>
+                {s.paused ? 'Resume' : 'Pause'}
+              </Button>
+            </Table.Td>
+          </>
+        )}
+      </ItemTable>
       <Title order={3}>Connectors</Title>
       {connectors.size === 0 ? (
         <Text c="dimmed" size="sm">
@@ -146,15 +138,7 @@ function NewSource({ connectors }: { connectors: SyncConnector[] }) {
   const errors = fieldErrorsOf(create.error);
   const fieldOf = (prefix: string) => Object.entries(errors).find(([k]) => k === prefix || k.startsWith(`${prefix}.`))?.[1];
   return (
-    <Stack
-      component="form"
-      gap="xs"
-      maw={560}
-      onSubmit={(e) => {
-        e.preventDefault();
-        create.mutate();
-      }}
-    >
+    <FormStack gap="xs" maw={560} onSubmit={() => create.mutate()}>
       <Title order={3}>New source</Title>
       <TextInput label="Source name" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} />
       <Select label="Mode" data={MODES} value={mode} onChange={(v) => v && setMode(v)} allowDeselect={false} error={errors.mode} />
@@ -175,6 +159,6 @@ function NewSource({ connectors }: { connectors: SyncConnector[] }) {
           Create source
         </Button>
       </Group>
-    </Stack>
+    </FormStack>
   );
 }

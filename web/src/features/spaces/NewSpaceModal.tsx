@@ -1,10 +1,12 @@
-import { Button, Group, Modal, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { FormButtons } from '../../ui/FormStack';
+import { SegmentedField } from '../../ui/SegmentedField';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
 import { type SpaceSummary, spaceKeys } from './spaces.queries';
 
@@ -54,32 +56,18 @@ export function NewSpaceModal({ opened, onClose }: { opened: boolean; onClose():
             minRows={2}
             error={fields.description}
           />
-          <Stack gap={4}>
-            <Text size="sm" fw={500} id="space-visibility-label">
-              Visibility
-            </Text>
-            <SegmentedControl
-              aria-labelledby="space-visibility-label"
-              value={visibility}
-              onChange={(v) => setVisibility(v as 'public' | 'private')}
-              data={[
-                { value: 'public', label: 'Public' },
-                { value: 'private', label: 'Private' },
-              ]}
-            />
-            <Text size="xs" c="dimmed">
-              {visibility === 'public' ? 'Every member of the workspace can see it.' : 'Only the people you add (and workspace admins) can see it.'}
-            </Text>
-          </Stack>
+          <SegmentedField
+            label="Visibility"
+            value={visibility}
+            onChange={setVisibility}
+            data={[
+              { value: 'public', label: 'Public' },
+              { value: 'private', label: 'Private' },
+            ]}
+            description={visibility === 'public' ? 'Every member of the workspace can see it.' : 'Only the people you add (and workspace admins) can see it.'}
+          />
           <ErrorNotice error={Object.keys(fields).length ? null : create.error} title="Could not create the space" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create space
-            </Button>
-          </Group>
+          <FormButtons submit="Create space" onCancel={close} loading={create.isPending} />
         </Stack>
       </form>
     </Modal>

@@ -6,6 +6,7 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { FormButtons } from '../../ui/FormStack';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { canEditIn, paths, useWorkspace } from '../workspaces/workspace-context';
 import { useCreateProject, useProjects } from './tasks.queries';
@@ -90,14 +91,7 @@ function ProjectForm({ ws, onDone }: { ws: string; onDone: () => void }) {
           error={fields.description}
         />
         {Object.keys(fields).length === 0 && <ErrorNotice error={create.error} title="The project was not created" />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create project
-          </Button>
-        </Group>
+        <FormButtons submit="Create project" onCancel={onDone} loading={create.isPending} />
       </Stack>
     </form>
   );

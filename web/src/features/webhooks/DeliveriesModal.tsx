@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
-import { ScreenLoader } from '../../ui/ScreenLoader';
+import { ItemTable } from '../../ui/ItemTable';
 import { type Delivery, useDeliveries, type Webhook, webhookKeys } from './webhooks.queries';
 
 const STATUS_COLOR: Record<Delivery['status'], string> = { delivered: 'green', pending: 'gray', retrying: 'yellow', failed: 'red' };
@@ -38,73 +38,58 @@ export function DeliveriesModal({ webhook, onClose }: { webhook: Webhook | null;
           </Button>
         </Group>
         <ErrorNotice error={ping.error ?? redeliver.error} />
-        {deliveries.isPending ? (
-          <ScreenLoader />
-        ) : (
-          <>
-            <ErrorNotice error={deliveries.error} />
-            {deliveries.data?.length === 0 && <Text c="dimmed">No deliveries yet. Events the endpoint subscribes to appear here as they happen.</Text>}
-            {!!deliveries.data?.length && (
-              <Table.ScrollContainer minWidth={720}>
-                <Table striped aria-label="Deliveries">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Event</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th>Attempts</Table.Th>
-                      <Table.Th>Response</Table.Th>
-                      <Table.Th>Next attempt</Table.Th>
-                      <Table.Th>Created</Table.Th>
-                      <Table.Th aria-label="Actions" />
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {deliveries.data.map((d) => (
-                      <Table.Tr key={d.id}>
-                        <Table.Td>
-                          <Code>{d.eventType}</Code>
-                        </Table.Td>
-                        <Table.Td>
-                          <Badge color={STATUS_COLOR[d.status]} variant="light" styles={{ label: { overflow: 'visible' } }}>
-                            {d.status}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td>{d.attempts}</Table.Td>
-                        <Table.Td>
-                          <Tooltip label={d.responseExcerpt || d.lastError || 'No answer yet'} multiline w={320} withinPortal>
-                            <Text size="sm">
-                              {d.responseStatus ?? (d.lastError ? 'error' : '—')}
-                              {d.durationMs !== null && <Text span size="xs" c="dimmed">{` · ${d.durationMs} ms`}</Text>}
-                            </Text>
-                          </Tooltip>
-                          {d.lastError && (
-                            <Text size="xs" c="red" lineClamp={1}>
-                              {d.lastError}
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td>{when(d.nextAttemptAt)}</Table.Td>
-                        <Table.Td>{when(d.createdAt)}</Table.Td>
-                        <Table.Td>
-                          <Button
-                            size="xs"
-                            variant="default"
-                            aria-label={`Redeliver ${d.eventType}`}
-                            onClick={() => redeliver.mutate(d)}
-                            loading={redeliver.isPending && redeliver.variables?.id === d.id}
-                            disabled={!webhook?.enabled}
-                          >
-                            Redeliver
-                          </Button>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            )}
-          </>
-        )}
+        <ItemTable
+          items={deliveries.data}
+          loading={deliveries.isPending}
+          error={deliveries.error}
+          empty="No deliveries yet. Events the endpoint subscribes to appear here as they happen."
+          minWidth={720}
+          label="Deliveries"
+          columns={['Event', 'Status', 'Attempts', 'Response', 'Next attempt', 'Created']}
+          actions
+          rowKey={(d) => d.id}
+        >
+          {(d) => (
+            <>
+              <Table.Td>
+                <Code>{d.eventType}</Code>
+              </Table.Td>
+              <Table.Td>
+                <Badge color={STATUS_COLOR[d.status]} variant="light" styles={{ label: { overflow: 'visible' } }}>
+                  {d.status}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{d.attempts}</Table.Td>
+              <Table.Td>
+                <Tooltip label={d.responseExcerpt || d.lastError || 'No answer yet'} multiline w={320} withinPortal>
+                  <Text size="sm">
+                    {d.responseStatus ?? (d.lastError ? 'error' : '—')}
+                    {d.durationMs !== null && <Text span size="xs" c="dimmed">{` · ${d.durationMs} ms`}</Text>}
+                  </Text>
+                </Tooltip>
+                {d.lastError && (
+                  <Text size="xs" c="red" lineClamp={1}>
+                    {d.lastError}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>{when(d.nextAttemptAt)}</Table.Td>
+              <Table.Td>{when(d.createdAt)}</Table.Td>
+              <Table.Td>
+                <Button
+                  size="xs"
+                  variant="default"
+                  aria-label={`Redeliver ${d.eventType}`}
+                  onClick={() => redeliver.mutate(d)}
+                  loading={redeliver.isPending && redeliver.variables?.id === d.id}
+                  disabled={!webhook?.enabled}
+                >
+                  Redeliver
+                </Button>
+              </Table.Td>
+            </>
+          )}
+        </ItemTable>
       </Stack>
     </Modal>
   );

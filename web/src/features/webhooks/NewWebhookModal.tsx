@@ -1,8 +1,9 @@
-import { Button, Checkbox, Group, Modal, MultiSelect, Stack, TextInput } from '@mantine/core';
+import { Checkbox, Modal, MultiSelect, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { FormButtons, FormStack } from '../../ui/FormStack';
 import { fieldErrorsOf, formLevelError } from '../settings/form-errors';
 import { SecretReveal } from './SecretReveal';
 import { EVENT_TYPES, type EventType } from './webhooks.queries';
@@ -47,13 +48,7 @@ export function NewWebhookModal({
       {created ? (
         <SecretReveal secret={created.secret} onDone={close} />
       ) : (
-        <Stack
-          component="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate();
-          }}
-        >
+        <FormStack onSubmit={() => create.mutate()}>
           <TextInput
             label="Endpoint URL"
             description="An https:// address on the public internet; it receives a signed POST for each event."
@@ -85,15 +80,8 @@ export function NewWebhookModal({
             error={errors.description}
           />
           <ErrorNotice error={formLevelError(create.error, ['url', 'events', 'description'])} title="Could not create the webhook" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending} disabled={!url.trim() || (!all && events.length === 0)}>
-              Create webhook
-            </Button>
-          </Group>
-        </Stack>
+          <FormButtons submit="Create webhook" onCancel={close} loading={create.isPending} disabled={!url.trim() || (!all && events.length === 0)} />
+        </FormStack>
       )}
     </Modal>
   );

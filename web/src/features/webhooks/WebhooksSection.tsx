@@ -5,8 +5,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
-import { ScreenLoader } from '../../ui/ScreenLoader';
-import { ConfirmModal } from '../settings/ConfirmModal';
+import { ItemTable } from '../../ui/ItemTable';
+import { ConfirmItemModal } from '../settings/ConfirmModal';
 import { useWorkspace } from '../workspaces/workspace-context';
 import { DeliveriesModal } from './DeliveriesModal';
 import { NewWebhookModal } from './NewWebhookModal';
@@ -50,108 +50,94 @@ export function WebhooksSection() {
         about a day until it is answered with 2xx. Events about restricted pages are never sent.
       </Text>
       <ErrorNotice error={error} />
-      {hooks.isPending ? (
-        <ScreenLoader />
-      ) : (
-        <>
-          <ErrorNotice error={hooks.error} />
-          {hooks.data?.length === 0 && <Text c="dimmed">No webhooks yet.</Text>}
-          {!!hooks.data?.length && (
-            <Table.ScrollContainer minWidth={620}>
-              <Table striped aria-label="Webhooks">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Endpoint</Table.Th>
-                    <Table.Th>Events</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th aria-label="Actions" />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {hooks.data.map((h) => (
-                    <Table.Tr key={h.id}>
-                      <Table.Td style={{ wordBreak: 'break-all' }}>
-                        {h.url}
-                        {h.description && (
-                          <Text size="xs" c="dimmed">
-                            {h.description}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" lineClamp={2}>
-                          {eventsLabel(h.events)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge color={h.enabled ? 'green' : 'gray'} variant="light">
-                          {h.enabled ? 'Enabled' : 'Disabled'}
-                        </Badge>
-                        {!h.enabled && h.disabledReason && (
-                          <Text size="xs" c="dimmed">
-                            {h.disabledReason}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={6} wrap="nowrap" justify="flex-end">
-                          <Button size="xs" variant="light" onClick={() => setLogOf(h)} aria-label={`Deliveries of ${h.url}`}>
-                            Deliveries
-                          </Button>
-                          <Menu position="bottom-end" withinPortal>
-                            <Menu.Target>
-                              <Button size="xs" variant="default" aria-label={`More actions for ${h.url}`} px={6}>
-                                <IconDots size={16} />
-                              </Button>
-                            </Menu.Target>
-                            <Menu.Dropdown>
-                              <Menu.Item onClick={() => setEnabled(h, !h.enabled)}>{h.enabled ? 'Disable' : 'Enable'}</Menu.Item>
-                              <Menu.Item onClick={() => setRotating(h)}>Rotate secret</Menu.Item>
-                              <Menu.Item color="red" onClick={() => setDeleting(h)}>
-                                Delete
-                              </Menu.Item>
-                            </Menu.Dropdown>
-                          </Menu>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </>
-      )}
+      <ItemTable
+        items={hooks.data}
+        loading={hooks.isPending}
+        error={hooks.error}
+        empty="No webhooks yet."
+        minWidth={620}
+        label="Webhooks"
+        columns={['Endpoint', 'Events', 'Status']}
+        actions
+        rowKey={(h) => h.id}
+      >
+        {(h) => (
+          <>
+            <Table.Td style={{ wordBreak: 'break-all' }}>
+              {h.url}
+              {h.description && (
+                <Text size="xs" c="dimmed">
+                  {h.description}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm" lineClamp={2}>
+                {eventsLabel(h.events)}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Badge color={h.enabled ? 'green' : 'gray'} variant="light">
+                {h.enabled ? 'Enabled' : 'Disabled'}
+              </Badge>
+              {!h.enabled && h.disabledReason && (
+                <Text size="xs" c="dimmed">
+                  {h.disabledReason}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>
+              <Group gap={6} wrap="nowrap" justify="flex-end">
+                <Button size="xs" variant="light" onClick={() => setLogOf(h)} aria-label={`Deliveries of ${h.url}`}>
+                  Deliveries
+                </Button>
+                <Menu position="bottom-end" withinPortal>
+                  <Menu.Target>
+                    <Button size="xs" variant="default" aria-label={`More actions for ${h.url}`} px={6}>
+                      <IconDots size={16} />
+                    </Button>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item onClick={() => setEnabled(h, !h.enabled)}>{h.enabled ? 'Disable' : 'Enable'}</Menu.Item>
+                    <Menu.Item onClick={() => setRotating(h)}>Rotate secret</Menu.Item>
+                    <Menu.Item color="red" onClick={() => setDeleting(h)}>
+                      Delete
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
+              </Group>
+            </Table.Td>
+          </>
+        )}
+      </ItemTable>
       <NewWebhookModal workspaceId={workspace.id} opened={creating} onClose={() => setCreating(false)} onCreated={refresh} />
       <DeliveriesModal webhook={logOf} onClose={() => setLogOf(null)} />
-      <ConfirmModal
-        opened={rotating !== null}
+      <ConfirmItemModal
+        item={rotating}
         onClose={() => setRotating(null)}
         title="Rotate signing secret"
         confirmLabel="Rotate secret"
-        onConfirm={async () => {
-          if (!rotating) return;
-          const answer = await data(api.POST('/api/v1/webhooks/{webhookId}/rotate-secret', { params: { path: { webhookId: rotating.id } } }));
+        onConfirm={async (hook) => {
+          const answer = await data(api.POST('/api/v1/webhooks/{webhookId}/rotate-secret', { params: { path: { webhookId: hook.id } } }));
           setSecret(answer.secret);
           await refresh();
         }}
       >
         Deliveries are signed with the new secret at once; the endpoint rejects them until it has it.
-      </ConfirmModal>
-      <ConfirmModal
-        opened={deleting !== null}
+      </ConfirmItemModal>
+      <ConfirmItemModal
+        item={deleting}
         onClose={() => setDeleting(null)}
         title="Delete webhook"
         confirmLabel="Delete webhook"
-        onConfirm={async () => {
-          if (!deleting) return;
-          await data(api.DELETE('/api/v1/webhooks/{webhookId}', { params: { path: { webhookId: deleting.id } } }));
+        onConfirm={async (hook) => {
+          await data(api.DELETE('/api/v1/webhooks/{webhookId}', { params: { path: { webhookId: hook.id } } }));
           notifications.show({ color: 'green', message: 'Webhook deleted' });
           await refresh();
         }}
       >
         {deleting?.url} will get no more deliveries, and its delivery log is deleted.
-      </ConfirmModal>
+      </ConfirmItemModal>
       <Modal opened={secret !== null} onClose={() => setSecret(null)} title="New signing secret" centered size="lg">
         {secret && <SecretReveal secret={secret} onDone={() => setSecret(null)} />}
       </Modal>

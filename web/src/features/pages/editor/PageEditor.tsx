@@ -1,8 +1,9 @@
 import { Box } from '@mantine/core';
 import { type Editor, EditorContent, useEditor } from '@tiptap/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { type MouseEvent, useCallback, useEffect, useMemo, useRef } from 'react';
 import { collabExtensions } from '../collab/collab-extensions';
 import type { CollabSession } from '../collab/collab-session';
+import type { DocJSON } from '../pages.queries';
 import { editorExtensions } from './editor-extensions';
 import type { UploadTarget } from './uploads';
 import './editor.css';
@@ -53,6 +54,43 @@ export function PageEditor(props: { target: UploadTarget; session: CollabSession
   }, [editor, onEditor]);
   return (
     <Box className="kb-editor" mih={240}>
+      <EditorContent editor={editor} />
+    </Box>
+  );
+}
+
+/**
+ * The page's content as its read gave it, read-only, while the co-edited document is on its way (the socket's
+ * handshake and first sync take 100–300 ms after the screen shows): the same extensions render it, so the text looks
+ * exactly as it will in the editor, which then takes its place. Never an editor of its own: nothing typed here
+ * could reach the Yjs document, so it is no `textbox` (a `document`, `aria-busy`), and the editor never starts from
+ * this content (Collaboration seeds nothing: the document stays the one source). A click here is handed to the editor as where to
+ * put the caret (`onPlace`, a ProseMirror position; the read and the document hold the same page).
+ */
+export function PagePreview(props: { target: UploadTarget; content: DocJSON; onPlace?: (pos: number) => void }) {
+  const { target, content, onPlace } = props;
+  const { pageId, workspaceId } = target;
+  const extensions = useMemo(() => editorExtensions({ pageId, workspaceId }), [pageId, workspaceId]);
+  const editor = useEditor(
+    {
+      extensions,
+      content,
+      editable: false,
+      shouldRerenderOnTransaction: false,
+      // A named `document` (a generic element cannot carry a name): read as the page's content, busy until the editor is here.
+      editorProps: { attributes: { role: 'document', 'aria-label': 'Page content', 'aria-busy': 'true', class: 'kb-prose' } },
+    },
+    [extensions, content],
+  );
+  const onMouseDown = useCallback(
+    (event: MouseEvent<HTMLDivElement>) => {
+      const pos = editor?.view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos;
+      onPlace?.(pos ?? editor?.state.doc.content.size ?? 0);
+    },
+    [editor, onPlace],
+  );
+  return (
+    <Box className="kb-editor" mih={240} onMouseDown={onMouseDown}>
       <EditorContent editor={editor} />
     </Box>
   );
