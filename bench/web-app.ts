@@ -74,20 +74,17 @@ const treeRow = (page: Page, title: string) => page.getByRole('treeitem', { name
 async function timeOpen(page: Page, title: string, text: string): Promise<number> {
   const row = treeRow(page, title);
   await row.scrollIntoViewIfNeeded();
-  const shown = page.evaluate(
-    (text) =>
-      new Promise<number>((resolve) => {
-        let clicked = 0;
-        addEventListener('click', () => (clicked = performance.now()), { capture: true, once: true });
-        const check = () => {
-          const has = [...document.querySelectorAll('[aria-label="Page content"]')].some((e) => e.textContent?.includes(text));
-          if (clicked && has) resolve(performance.now() - clicked);
-          else requestAnimationFrame(check);
-        };
-        check();
-      }),
-    text,
-  );
+  const shown = page.evaluate<number>(`new Promise((resolve) => {
+    const text = ${JSON.stringify(text)};
+    let clicked = 0;
+    addEventListener('click', () => { clicked = performance.now(); }, { capture: true, once: true });
+    const check = () => {
+      const has = [...document.querySelectorAll('[aria-label="Page content"]')].some((e) => e.textContent.includes(text));
+      if (clicked && has) resolve(performance.now() - clicked);
+      else requestAnimationFrame(check);
+    };
+    check();
+  })`);
   await row.click();
   return shown;
 }
@@ -109,17 +106,15 @@ async function runOn(kind: DatabaseKind, dist: string, browser: Browser) {
       await page.goto(spaceUrl, { waitUntil: 'commit' });
       // Timed in the page, from the navigation's start, checked at every frame (Playwright's own waits poll every
       // 500 ms after the first 270 ms, which would round a figure up by as much).
+      // (Page scripts are strings: tsx would wrap named functions in a helper the page does not have.)
       first.push(
-        await page.evaluate(
-          () =>
-            new Promise<number>((resolve) => {
-              const ready = () =>
-                [...document.querySelectorAll('[role="treeitem"]')].some((e) => e.textContent?.includes('Chapter 0')) &&
-                [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'New page' || b.getAttribute('aria-label') === 'New page');
-              const check = () => (ready() ? resolve(performance.now()) : requestAnimationFrame(check));
-              check();
-            }),
-        ),
+        await page.evaluate<number>(`new Promise((resolve) => {
+          const ready = () =>
+            [...document.querySelectorAll('[role="treeitem"]')].some((e) => e.textContent.includes('Chapter 0')) &&
+            [...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'New page' || b.getAttribute('aria-label') === 'New page');
+          const check = () => (ready() ? resolve(performance.now()) : requestAnimationFrame(check));
+          check();
+        })`),
       );
       // Its baseline in the same (now warm-connection, cold-cache) context: the document and the reads, no rendering.
       const base = await page.evaluate(
