@@ -1,14 +1,18 @@
 /**
  * Co-editing (issue 13): `npx tsx bench/collab.ts`. The service runs in a child process (`src/main.ts` through tsx, on
  * a fresh PGlite folder, then on a fresh PostgreSQL database when DATABASE_URL is set), so its CPU and resident memory
- * are read from /proc; the clients are Node `@hocuspocus/provider` clients in this process (test/collab/helpers.ts).
+ * are read from /proc; the clients are Node `@hocuspocus/provider` clients (test/collab/helpers.ts): for converge spread
+ * over COLLAB_BENCH_CLIENT_PROCS forked client processes (default 2, bench/lib/collab-editor-process.ts; 1 keeps them
+ * in this process, as the first figures were taken), elsewhere in this process.
  * 1. Converge: N editors (COLLAB_BENCH_EDITORS, default 2,10,50) type into one page, one character every ~100 ms
  *    each at a random place, for COLLAB_BENCH_SECONDS (default 15, in COLLAB_BENCH_ROUNDS rounds, default 3). Each
  *    insert is marked by its Yjs id; figures are the time from the keystroke until every other client has it (and
  *    until each other client has it), p50/p95/max, with the service's CPU and RSS over the run. Baseline, same N,
  *    same clients and typing: a plain WebSocket relay in a child process (`ws`, each message sent on to every other
  *    socket, no Yjs, no Hocuspocus, no database), its rounds alternating with the service's: the floor of fan-out and
- *    client-side applying on this machine. Goal: p95 < 100 ms at N=50.
+ *    client-side applying on this machine while the clients keep up (it never merges updates, as Hocuspocus does those
+ *    arriving in one event-loop turn, so once they fall behind it falls further). Goal: p95 < 100 ms at N=50. Per client process: its CPU, keystrokes made
+ *    against planned and event-loop delay p99, to show whether the clients kept up.
  * 2. Memory per open document: COLLAB_BENCH_DOCS pages (default 500) of ~2 KB each, opened over multiplexed sockets
  *    (one HocuspocusProviderWebsocket per 50 documents), service RSS after all are synced less before, per document:
  *    the first opening (each page's Yjs state is built and stored) and, after all are closed and unloaded, a second.
@@ -18,12 +22,14 @@
  * WORKERS=0 in the service unless COLLAB_BENCH_WORKERS is set: the background worker (knowledge indexing of every
  * written page, an embedding model in memory) is not what this measures.
  */
-import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import * as Y from 'yjs';
 import { type CollabClient, collabUrl, connect } from '../test/collab/helpers.js';
-import { type ConvergenceFigures, typeTogether } from './lib/convergence.js';
+import { type EditorProcessFigures, type EditorsRound, startEditorProcesses } from './lib/collab-editor-processes.js';
+import { relayEditor, seedState, type Transport } from './lib/collab-editors.js';
+import { typeTogether } from './lib/convergence.js';
 import { describeLatencies, type Latencies, percentile } from './lib/sequential.js';
 import { type ProcessUsage, processUsage, type ServiceProcess, startChild, startServiceProcess, stopChild } from './lib/service-process.js';
 import type { DatabaseKind } from './lib/target.js';
@@ -35,6 +41,10 @@ const WRITES = Number(process.env.COLLAB_BENCH_WRITES ?? 200);
 const ROUNDS = Number(process.env.COLLAB_BENCH_ROUNDS ?? 3);
 const GOAL = { p95Ms: 100, atEditors: 50 };
 const DOCS_PER_SOCKET = 50;
+/** Client processes the converge editors are spread over; 1 keeps them all in this process, as before. */
+const CLIENT_PROCS = Number(process.env.COLLAB_BENCH_CLIENT_PROCS ?? 2);
+const EVERY_MS = 100;
+const DRAIN_MS = 5_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (x: number) => `${x.toFixed(1)} ms`;
@@ -66,7 +76,8 @@ async function seedWorkspace(service: ServiceProcess) {
   const { token } = (await api('POST', '/api/v1/auth/signup', undefined, { email, password: 'correct horse battery staple', name: 'Bench' })).data;
   const workspaceId = (await api('POST', '/api/v1/workspaces', token, { name: 'Bench', hostname: `collab${Date.now() % 1e6}` })).data.id;
   const spaceId = (await api('POST', '/api/v1/spaces', token, { workspaceId, name: 'Live' })).data.id;
-  const newPage = async (title: string, markdown: string): Promise<string> => (await api('POST', '/api/v1/pages', token, { workspaceId, spaceId, title, markdown })).data.id;
+  const newPage = async (title: string, markdown: string): Promise<string> =>
+    (await api('POST', '/api/v1/pages', token, { workspaceId, spaceId, title, markdown })).data.id;
   return { api, token, newPage };
 }
 type Workspace = Awaited<ReturnType<typeof seedWorkspace>>;
@@ -79,21 +90,17 @@ interface Watched<T> {
   start: ProcessUsage;
   end: ProcessUsage;
   peakRssMb: number;
-  /** This process's CPU time over the same span (the clients' side: typing, applying, measuring), ms. */
-  clientsCpuMs: number;
 }
 
-/** A process's CPU and peak RSS while `work` runs (RSS sampled every 250 ms), and this process's CPU beside it. */
+/** A process's CPU and peak RSS while `work` runs (RSS sampled every 250 ms). */
 async function watched<T>(pid: number, work: () => Promise<T>): Promise<Watched<T>> {
   const start = processUsage(pid);
   let peak = start.rssMb;
   const sampler = setInterval(() => (peak = Math.max(peak, processUsage(pid).rssMb)), 250);
-  const self = process.cpuUsage();
   try {
     const result = await work();
     const end = processUsage(pid);
-    const used = process.cpuUsage(self);
-    return { result, start, end, peakRssMb: Math.max(peak, end.rssMb), clientsCpuMs: (used.user + used.system) / 1e3 };
+    return { result, start, end, peakRssMb: Math.max(peak, end.rssMb) };
   } finally {
     clearInterval(sampler);
   }
@@ -107,19 +114,6 @@ const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
 wss.on('connection', (s) => s.on('message', (m, binary) => { for (const o of wss.clients) if (o !== s && o.readyState === 1) o.send(m, { binary }); }));
 wss.on('listening', () => console.log('relay on ' + wss.address().port));`;
 
-/** A Yjs document kept in step through the relay: local updates out, others' updates applied (not local). */
-async function relayEditor(port: number, seed: Uint8Array) {
-  const doc = new Y.Doc();
-  Y.applyUpdate(doc, seed);
-  const socket = new WebSocket(`ws://127.0.0.1:${port}`);
-  doc.on('update', (update: Uint8Array, origin: unknown) => {
-    if (origin !== socket) socket.send(update);
-  });
-  socket.on('message', (data: Buffer) => Y.applyUpdate(doc, new Uint8Array(data), socket));
-  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  return { doc, close: () => socket.close() };
-}
-
 /** The rounds of one transport at one N, pooled: latencies together, CPU over the sum of their wall times. */
 interface ConvergeRun {
   toAll: Latencies;
@@ -128,52 +122,100 @@ interface ConvergeRun {
   missing: number;
   converged: boolean;
   cpu: number;
-  clientsCpu: number;
   startRssMb: number;
   peakRssMb: number;
-  /** Keystrokes made against those planned (N × 10 a second): below 100 %, this process's timers ran late. */
-  typedShare: number;
-  /** p99 of this process's event-loop delay over the rounds: how late the clients could be to see anything, ms. */
-  clientsLoopP99Ms: number;
+  /** Per client process: its CPU (% of one core), keystrokes made against those planned (below 100 %, its timers
+   * ran late) and the p99 of its event-loop delay over the rounds (how late its clients could be to see anything). */
+  clients: { cpu: number; typedShare: number; loopP99Ms: number }[];
 }
 
-function pooled(rounds: Watched<ConvergenceFigures>[], n: number, loopDelay: IntervalHistogram): ConvergeRun {
+function pooled(rounds: Watched<EditorsRound>[]): ConvergeRun {
   const wallMs = rounds.reduce((t, r) => t + (r.end.at - r.start.at), 0);
   const cpuS = rounds.reduce((t, r) => t + (r.end.cpuSeconds - r.start.cpuSeconds), 0);
+  const figures = rounds.map((r) => r.result.figures);
+  const sum = (i: number, f: (p: EditorProcessFigures) => number) => rounds.reduce((t, r) => t + f(r.result.processes[i]), 0);
   return {
-    toAll: latencies('to all', rounds.flatMap((r) => r.result.toAll.sorted)),
-    toEach: latencies('to each', rounds.flatMap((r) => r.result.toEach.sorted)),
-    inserts: rounds.reduce((t, r) => t + r.result.inserts, 0),
-    missing: rounds.reduce((t, r) => t + r.result.missing, 0),
-    converged: rounds.every((r) => r.result.converged),
+    toAll: latencies(
+      'to all',
+      figures.flatMap((f) => f.toAll.sorted),
+    ),
+    toEach: latencies(
+      'to each',
+      figures.flatMap((f) => f.toEach.sorted),
+    ),
+    inserts: figures.reduce((t, f) => t + f.inserts, 0),
+    missing: figures.reduce((t, f) => t + f.missing, 0),
+    converged: figures.every((f) => f.converged),
     cpu: ((cpuS * 1000) / wallMs) * 100,
-    clientsCpu: (rounds.reduce((t, r) => t + r.clientsCpuMs, 0) / wallMs) * 100,
     startRssMb: rounds[0].start.rssMb,
     peakRssMb: Math.max(...rounds.map((r) => r.peakRssMb)),
-    typedShare: rounds.reduce((t, r) => t + r.result.inserts, 0) / (n * 10 * SECONDS),
-    clientsLoopP99Ms: loopDelay.percentile(99) / 1e6,
+    clients: rounds[0].result.processes.map((_, i) => ({
+      cpu: (sum(i, (p) => p.cpuMs) / wallMs) * 100,
+      typedShare: sum(i, (p) => p.keystrokes) / sum(i, (p) => p.planned),
+      loopP99Ms: rounds.at(-1)?.result.processes[i].loopP99Ms ?? 0,
+    })),
   };
 }
 
 function describeConverge(label: string, run: ConvergeRun) {
   const p = (l: Latencies, q: number) => ms(percentile(l.sorted, q));
+  const client = (c: ConvergeRun['clients'][number]) =>
+    `CPU ${c.cpu.toFixed(0)} %, ${(c.typedShare * 100).toFixed(0)} % of planned keystrokes, event-loop delay p99 ${ms(c.loopP99Ms)}`;
   return (
     `${label}: to all p50 ${p(run.toAll, 50)} p95 ${p(run.toAll, 95)} max ${ms(run.toAll.sorted.at(-1) ?? 0)}; to each p50 ${p(run.toEach, 50)} p95 ${p(run.toEach, 95)}; ` +
     `${run.inserts} inserts${run.missing ? `, ${run.missing} never reached everyone` : ''}, ${run.converged ? 'converged' : 'NOT converged'}; ` +
     `its CPU ${run.cpu.toFixed(0)} %, RSS ${run.startRssMb.toFixed(0)} → peak ${run.peakRssMb.toFixed(0)} MB; ` +
-    `clients: CPU ${run.clientsCpu.toFixed(0)} %, ${(run.typedShare * 100).toFixed(0)} % of planned keystrokes, event-loop delay p99 ${ms(run.clientsLoopP99Ms)}`
+    `clients: ${run.clients.length === 1 ? client(run.clients[0]) : run.clients.map((c, i) => `process ${i + 1}: ${client(c)}`).join('; ')}` +
+    (run.toEach.sorted[0] < 0 ? `; CLOCKS DISAGREE (to each min ${ms(run.toEach.sorted[0])})` : '')
   );
 }
 
-/** A page's starting state as the relay's editors share it: one paragraph, "Start". */
-function seedState() {
-  const doc = new Y.Doc();
-  const text = new Y.XmlText();
-  const paragraph = new Y.XmlElement('paragraph');
-  paragraph.insert(0, [text]);
-  doc.getXmlFragment('default').insert(0, [paragraph]);
-  text.insert(0, 'Start');
-  return Y.encodeStateAsUpdate(doc);
+/** N editors on each transport, connected and synced, that type together one round at a time. */
+interface Editors {
+  round(transport: Transport, seed: number): Promise<EditorsRound>;
+  close(): void;
+}
+
+/** All editors in this process (COLLAB_BENCH_CLIENT_PROCS=1, as before the split): one event loop applies every update. */
+async function editorsHere(n: number, service: ServiceProcess, w: Workspace, pageId: string, relayPort: number, seed: Uint8Array): Promise<Editors> {
+  const clients: CollabClient[] = Array.from({ length: n }, () => connect(service.url, pageId, w.token));
+  const relayed = await Promise.all(Array.from({ length: n }, () => relayEditor(relayPort, seed)));
+  const close = () => {
+    for (const c of clients) c.destroy();
+    for (const e of relayed) e.close();
+  };
+  try {
+    await within(`${n} clients to sync`, Promise.all(clients.map((c) => c.synced)));
+  } catch (err) {
+    close();
+    throw err;
+  }
+  const docs = { relay: relayed.map((e) => e.doc), service: clients.map((c) => c.doc) };
+  const loopDelay = { relay: monitorEventLoopDelay({ resolution: 5 }), service: monitorEventLoopDelay({ resolution: 5 }) };
+  return {
+    async round(transport, roundSeed) {
+      const self = process.cpuUsage();
+      loopDelay[transport].enable();
+      const figures = await typeTogether(docs[transport], SECONDS / ROUNDS, EVERY_MS, DRAIN_MS, roundSeed);
+      loopDelay[transport].disable();
+      const used = process.cpuUsage(self);
+      const cpuMs = (used.user + used.system) / 1e3;
+      return {
+        figures,
+        processes: [
+          { keystrokes: figures.inserts, planned: (n * 1000 * SECONDS) / ROUNDS / EVERY_MS, cpuMs, loopP99Ms: loopDelay[transport].percentile(99) / 1e6 },
+        ],
+      };
+    },
+    close,
+  };
+}
+
+/** The editors spread over CLIENT_PROCS forked client processes (bench/lib/collab-editor-process.ts). */
+async function editorsInProcesses(n: number, service: ServiceProcess, w: Workspace, pageId: string, relayPort: number, seed: Uint8Array): Promise<Editors> {
+  const setup = { serviceUrl: service.url, pageId, token: w.token, relayPort, seed };
+  const group = await within(`${n} clients in ${CLIENT_PROCS} processes to sync`, startEditorProcesses(CLIENT_PROCS, n, setup), 120_000);
+  return { round: (transport, roundSeed) => group.round(transport, SECONDS / ROUNDS, EVERY_MS, DRAIN_MS, roundSeed), close: group.close };
 }
 
 /**
@@ -183,28 +225,24 @@ function seedState() {
  */
 async function convergeAt(n: number, service: ServiceProcess, w: Workspace, relay: { port: number; pid: number }, seed: Uint8Array) {
   const pageId = await w.newPage(`Together ${n}`, 'Start');
-  const clients: CollabClient[] = Array.from({ length: n }, () => connect(service.url, pageId, w.token));
-  const relayed = await Promise.all(Array.from({ length: n }, () => relayEditor(relay.port, seed)));
+  const editors = await (CLIENT_PROCS > 1 ? editorsInProcesses : editorsHere)(n, service, w, pageId, relay.port, seed);
   try {
-    await within(`${n} clients to sync`, Promise.all(clients.map((c) => c.synced)));
-    const side = (pid: number, docs: Y.Doc[]) => ({ pid, docs, rounds: [] as Watched<ConvergenceFigures>[], loopDelay: monitorEventLoopDelay({ resolution: 5 }) });
-    const sides = [side(relay.pid, relayed.map((e) => e.doc)), side(service.pid, clients.map((c) => c.doc))];
+    const side = (transport: Transport, pid: number) => ({ transport, pid, rounds: [] as Watched<EditorsRound>[] });
+    const sides = [side('relay', relay.pid), side('service', service.pid)];
     for (let round = 0; round < ROUNDS; round++)
-      for (const s of round % 2 ? [sides[1], sides[0]] : sides) {
-        s.loopDelay.enable();
-        s.rounds.push(await watched(s.pid, () => typeTogether(s.docs, SECONDS / ROUNDS, 100, 5_000, n * 100 + round)));
-        s.loopDelay.disable();
-      }
-    const [onRelay, onService] = sides.map((s) => pooled(s.rounds, n, s.loopDelay));
+      for (const s of round % 2 ? [sides[1], sides[0]] : sides) s.rounds.push(await watched(s.pid, () => editors.round(s.transport, n * 100 + round)));
+    const [onRelay, onService] = sides.map((s) => pooled(s.rounds));
     return { relay: onRelay, service: onService };
   } finally {
-    for (const c of clients) c.destroy();
-    for (const e of relayed) e.close();
+    editors.close();
   }
 }
 
 async function converge(service: ServiceProcess, w: Workspace) {
-  console.log(`\n1. Converge: N editors, a character every ~100 ms each at random places, ${SECONDS} s (${ROUNDS} rounds alternating with the relay)`);
+  const where = CLIENT_PROCS > 1 ? `spread over ${CLIENT_PROCS} client processes` : 'all in this process';
+  console.log(
+    `\n1. Converge: N editors (${where}), a character every ~100 ms each at random places, ${SECONDS} s (${ROUNDS} rounds alternating with the relay)`,
+  );
   const { child, match } = await startChild(['--input-type=module', '-e', RELAY], process.env, /relay on (\d+)/);
   const relay = { port: Number(match[1]), pid: child.pid as number };
   const rows: { n: number; service: ConvergeRun; relay: ConvergeRun }[] = [];
@@ -241,7 +279,14 @@ async function openAll(service: ServiceProcess, token: string, pageIds: string[]
   const sockets: HocuspocusProviderWebsocket[] = [];
   const providers: HocuspocusProvider[] = [];
   for (let start = 0; start < pageIds.length; start += DOCS_PER_SOCKET) {
-    const socket = new HocuspocusProviderWebsocket({ url: collabUrl(service.url), WebSocketPolyfill: WebSocket, maxAttempts: 50, delay: 100, minDelay: 100, maxDelay: 500 });
+    const socket = new HocuspocusProviderWebsocket({
+      url: collabUrl(service.url),
+      WebSocketPolyfill: WebSocket,
+      maxAttempts: 50,
+      delay: 100,
+      minDelay: 100,
+      maxDelay: 500,
+    });
     sockets.push(socket);
     const synced = pageIds.slice(start, start + DOCS_PER_SOCKET).map(
       (name) =>
@@ -266,9 +311,12 @@ async function settledMemory(service: ServiceProcess, quietMs = 3_000) {
 }
 
 async function memoryPerDocument(service: ServiceProcess, w: Workspace) {
-  console.log(`\n2. Memory per open document: ${DOCS} pages of ~${(wikiMarkdown(0).length / 1024).toFixed(1)} KB of Markdown, ${DOCS_PER_SOCKET} documents a socket`);
+  console.log(
+    `\n2. Memory per open document: ${DOCS} pages of ~${(wikiMarkdown(0).length / 1024).toFixed(1)} KB of Markdown, ${DOCS_PER_SOCKET} documents a socket`,
+  );
   const pageIds: string[] = [];
-  for (let i = 0; i < DOCS; i += 8) pageIds.push(...(await Promise.all(Array.from({ length: Math.min(8, DOCS - i) }, (_, k) => w.newPage(`Guide ${i + k}`, wikiMarkdown(i + k))))));
+  for (let i = 0; i < DOCS; i += 8)
+    pageIds.push(...(await Promise.all(Array.from({ length: Math.min(8, DOCS - i) }, (_, k) => w.newPage(`Guide ${i + k}`, wikiMarkdown(i + k))))));
   const before = await settledMemory(service);
   let t0 = performance.now();
   let close = await openAll(service, w.token, pageIds);
@@ -361,7 +409,9 @@ async function outsideWrites(service: ServiceProcess, w: Workspace) {
   const neverL = latencies('PUT to a page never co-edited', times.never);
   for (const l of [liveL, idleL, neverL, latencies('PUT sent → all 3 live clients have it', times.seen)]) console.log(`  ${describeLatencies(l)}`);
   const r = (a: Latencies, b: Latencies, q: number) => (percentile(a.sorted, q) / percentile(b.sorted, q)).toFixed(2);
-  console.log(`  live / idle: p50 ${r(liveL, idleL, 50)}×, p95 ${r(liveL, idleL, 95)}×; live / never co-edited: p50 ${r(liveL, neverL, 50)}×, p95 ${r(liveL, neverL, 95)}×`);
+  console.log(
+    `  live / idle: p50 ${r(liveL, idleL, 50)}×, p95 ${r(liveL, idleL, 95)}×; live / never co-edited: p50 ${r(liveL, neverL, 50)}×, p95 ${r(liveL, neverL, 95)}×`,
+  );
 }
 
 async function runOn(kind: DatabaseKind) {

@@ -165,7 +165,14 @@ async function seededWorkspace(db: Db, dir: string): Promise<{ workspaceId: stri
 /** The service on `database`, listening on 127.0.0.1, and an API key of the bench user made as `kb key create` does. */
 async function startService(database: Database, dir: string, url: string | undefined, userId: string) {
   // A limit no run reaches: the limiter still counts every request (its cost is part of the measured path).
-  const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: url, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: String(1e9), AUTH_RATE_LIMIT_MAX: String(1e9), AUTH_RATE_LIMIT_PER_EMAIL: String(1e9) });
+  const config = loadConfig({
+    DATA_DIR: dir,
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: String(1e9),
+    AUTH_RATE_LIMIT_MAX: String(1e9),
+    AUTH_RATE_LIMIT_PER_EMAIL: String(1e9),
+  });
   // A reused database keeps the keys of earlier runs: start from none, under the per-user cap.
   await sql`delete from api_keys where user_id = ${userId}`.execute(database.db);
   const { key } = await createApiKey(cliCtx(config, database), { name: 'search-bench' }, userId);

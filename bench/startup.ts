@@ -64,6 +64,10 @@ for (const kind of kinds) {
   const m = (mode: Mode, what: 'startMs' | 'rssMb') => median(figures[mode][what]);
   console.log(`[${kind}] ${RUNS} interleaved runs, medians`);
   for (const mode of ['before', 'after'] as Mode[])
-    console.log(`  ${mode === 'before' ? 'before: tsx src/main.ts ' : 'after:  node dist/main.js'}  start-up ${m(mode, 'startMs').toFixed(0)} ms, idle RSS ${m(mode, 'rssMb').toFixed(0)} MB`);
-  console.log(`  after/before: start-up ${(m('after', 'startMs') / m('before', 'startMs')).toFixed(2)}, idle RSS ${(m('after', 'rssMb') / m('before', 'rssMb')).toFixed(2)}`);
+    console.log(
+      `  ${mode === 'before' ? 'before: tsx src/main.ts ' : 'after:  node dist/main.js'}  start-up ${m(mode, 'startMs').toFixed(0)} ms, idle RSS ${m(mode, 'rssMb').toFixed(0)} MB`,
+    );
+  console.log(
+    `  after/before: start-up ${(m('after', 'startMs') / m('before', 'startMs')).toFixed(2)}, idle RSS ${(m('after', 'rssMb') / m('before', 'rssMb')).toFixed(2)}`,
+  );
 }

@@ -16,7 +16,16 @@ import { startTarget, type Target } from './lib/target.js';
 
 const RUNS = Number(process.env.WEB_PROFILE_RUNS ?? 3);
 const PAGES = Number(process.env.WEB_BENCH_PAGES ?? 400);
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function seed(target: Target) {
   const email = `profile-${Date.now()}@example.test`;
@@ -31,7 +40,13 @@ async function seed(target: Target) {
     for (let c = 0; c < 99; c += 20)
       await Promise.all(
         Array.from({ length: Math.min(20, 99 - c) }, (_, k) =>
-          target.call('POST', '/api/v1/pages', token, { workspaceId: ws.id, spaceId: space.id, parentId: root.id, title: `Section ${r}.${c + k}`, markdown: 'Text.' }),
+          target.call('POST', '/api/v1/pages', token, {
+            workspaceId: ws.id,
+            spaceId: space.id,
+            parentId: root.id,
+            title: `Section ${r}.${c + k}`,
+            markdown: 'Text.',
+          }),
         ),
       );
   }
@@ -103,7 +118,11 @@ function printProfile(profile: CpuProfile) {
     const fn = `${f?.functionName || '(anonymous)'} ${script}:${f?.lineNumber ?? ''}`;
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
   }
-  const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `    ${v.toFixed(1).padStart(7)} ms  ${k}`);
+  const top = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25)
+      .map(([k, v]) => `    ${v.toFixed(1).padStart(7)} ms  ${k}`);
   console.log('  CPU self time by script:');
   for (const l of top(byScript)) console.log(l);
   console.log('  CPU self time by function:');
@@ -159,7 +178,10 @@ try {
       const t1 = performance.now();
       await page.getByRole('treeitem', { name: title }).first().click();
       at('clicked');
-      await page.getByLabel('Page content').filter({ hasText: `How team ${title.split(' ')[1]} ships` }).waitFor();
+      await page
+        .getByLabel('Page content')
+        .filter({ hasText: `How team ${title.split(' ')[1]} ships` })
+        .waitFor();
       const took = performance.now() - t1;
       at('content shown');
       page.off('websocket', onSocket);

@@ -168,6 +168,10 @@ const ConfigSchema = z.object({
   COLLAB_VERSION_MAX_MS: z.coerce.number().int().min(0).default(600_000),
   /** How often open co-editing connections have their access checked again (removal, a lower role, a trashed page). */
   COLLAB_ACCESS_RECHECK_MS: z.coerce.number().int().min(50).default(5_000),
+  /** Most co-editing sockets one client address (as rate limiting sees it, TRUST_PROXY included) may hold open; more are refused 429. */
+  COLLAB_MAX_SOCKETS_PER_CLIENT: z.coerce.number().int().positive().default(500),
+  /** A co-editing socket that has authenticated no document this long after it opened is closed (4408 `authentication-timeout`). */
+  COLLAB_AUTH_TIMEOUT_MS: z.coerce.number().int().min(50).default(10_000),
   /** The address people reach the service at (`https://kb.example.com`), for links in mail and the sign-in redirect; default `http://HOST:PORT`. */
   PUBLIC_URL: z.string().url().optional(),
   /** Mail: an SMTP server (`smtp://user:pass@host:587`, `smtps://…`); unset, nothing is mailed and links are only shown to whoever made them. */

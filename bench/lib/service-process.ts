@@ -26,7 +26,12 @@ export function processUsage(pid: number): ProcessUsage {
 }
 
 /** A Node child process started from the repository root, once `ready` shows in its output (the match is returned). */
-export function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 120_000): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+export function startChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  timeoutMs = 120_000,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -71,8 +76,8 @@ export function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> 
 
 /**
  * The environment of a service process started by a bench: this process's own, less its database and Redis, with
- * `dataDir`, a port of its own on 127.0.0.1, warnings only and rate limits out of reach (they still count every
- * request); `settings` go over it.
+ * `dataDir`, a port of its own on 127.0.0.1, warnings only and rate limits (and the co-editing sockets per address)
+ * out of reach (they still count every request); `settings` go over it.
  */
 export function serviceEnv(dataDir: string, settings: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { DATABASE_URL: _server, REDIS_URL: _redis, ...inherited } = process.env;
@@ -85,6 +90,8 @@ export function serviceEnv(dataDir: string, settings: Record<string, string> = {
     RATE_LIMIT_MAX: String(1e9),
     AUTH_RATE_LIMIT_MAX: String(1e9),
     AUTH_RATE_LIMIT_PER_EMAIL: String(1e9),
+    // Every simulated editor connects from 127.0.0.1.
+    COLLAB_MAX_SOCKETS_PER_CLIENT: String(1e6),
     ...settings,
   };
 }

@@ -56,7 +56,15 @@ export async function startTarget(kind: DatabaseKind, settings: Record<string, s
   try {
     await migrateToLatest(database.db);
     // A limit no run reaches: the limiter still counts every request (its cost is part of the measured path).
-    const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: String(1e9), AUTH_RATE_LIMIT_MAX: String(1e9), AUTH_RATE_LIMIT_PER_EMAIL: String(1e9), ...settings });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: url,
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_MAX: String(1e9),
+      AUTH_RATE_LIMIT_MAX: String(1e9),
+      AUTH_RATE_LIMIT_PER_EMAIL: String(1e9),
+      ...settings,
+    });
     const app = await buildApp({ config, database, logger: false });
     const appUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     return {

@@ -107,7 +107,13 @@ export const instances: Scenario = {
             second = null;
           }
           const live = second ? [first, second] : [first];
-          const plans = live.map((i) => ({ ...plan, pageIds: [...plan.pageIds], taskIds: [...plan.taskIds], url: i.url, connections: CONNECTIONS / live.length }));
+          const plans = live.map((i) => ({
+            ...plan,
+            pageIds: [...plan.pageIds],
+            taskIds: [...plan.taskIds],
+            url: i.url,
+            connections: CONNECTIONS / live.length,
+          }));
           if (load.warmup > 0) await Promise.all(plans.map((p) => runClientProcess({ ...p, durationS: load.warmup })));
           const cpuBefore = cpuSecondsOf(live);
           const groups = await Promise.all(plans.map((p) => runClientProcess({ ...p, durationS: load.duration })));
@@ -125,7 +131,9 @@ export const instances: Scenario = {
     const one = withCpu(asMeasurement('(1) one instance, 20 clients', runs[0]), cpuPerRequest[0]);
     const two = withCpu(asMeasurement('(2) two instances, 10 clients on each', runs[1]), cpuPerRequest[1]);
     if (failures.length) console.log(`  failed requests (first few): ${[...new Set(failures)].slice(0, 5).join(' | ')}`);
-    console.log('  p99 of (2): the higher of its two client groups’ p99s. CPU µs/req: the service processes only (PostgreSQL, Redis and the clients not counted).');
+    console.log(
+      '  p99 of (2): the higher of its two client groups’ p99s. CPU µs/req: the service processes only (PostgreSQL, Redis and the clients not counted).',
+    );
     return {
       measurements: [one, two],
       ratios: [

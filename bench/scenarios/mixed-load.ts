@@ -258,7 +258,9 @@ export const mixedLoad: Scenario = {
     console.log(`  requests by kind, last (a) round: ${JSON.stringify(runs[0].at(-1)?.byKind)}`);
     for (const [i, m] of modes.entries()) console.log(`  p99 ms by kind, last round of ${m.label.slice(0, 3)}: ${JSON.stringify(runs[i].at(-1)?.p99ByKind)}`);
     const mb = (n: number) => `${n.toFixed(0)} MB`;
-    console.log(`  service process (${memory.how}): idle ${mb(memory.idle)}${memory.floor !== undefined ? ` (PGlite's own floor, open + migrate only: ${mb(memory.floor)})` : ''}`);
+    console.log(
+      `  service process (${memory.how}): idle ${mb(memory.idle)}${memory.floor !== undefined ? ` (PGlite's own floor, open + migrate only: ${mb(memory.floor)})` : ''}`,
+    );
     console.log(
       `  service process: ${mb(memory.seeded)} seeded and indexed; after ${WARM_UP_SECONDS} s of the mixed load ${mb(memory.beforeLoad)}; over the next ${memory.loadSeconds} s ${mb(memory.peak)} at the peak and ${mb(memory.afterLoad)} at the end; ${mb(memory.afterIdle)} after 40 s idle`,
     );
@@ -271,7 +273,10 @@ export const mixedLoad: Scenario = {
         { label: 'p99 a/b', value: a.p99 / b.p99 },
         { label: 'idle RSS of the service, MB', value: memory.idle },
         ...(memory.floor !== undefined ? [{ label: 'idle RSS above the PGlite floor, MB (target ≤ 120)', value: memory.idle - memory.floor }] : []),
-        { label: `service RSS growth over ${memory.loadSeconds} s of mixed load after a ${WARM_UP_SECONDS} s warm-up, MB (target < 100)`, value: memory.afterLoad - memory.beforeLoad },
+        {
+          label: `service RSS growth over ${memory.loadSeconds} s of mixed load after a ${WARM_UP_SECONDS} s warm-up, MB (target < 100)`,
+          value: memory.afterLoad - memory.beforeLoad,
+        },
         { label: 'service RSS peak over its level before that load, MB', value: memory.peak - memory.beforeLoad },
         { label: 'service RSS once idle again over its level seeded and indexed, MB', value: memory.afterIdle - memory.seeded },
       ],

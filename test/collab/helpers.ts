@@ -40,7 +40,14 @@ export function connect(baseUrl: string, pageId: string, token: string, headers?
       super(url, protocols, { headers });
     }
   }
-  const socket = new HocuspocusProviderWebsocket({ url: collabUrl(baseUrl), WebSocketPolyfill: headers ? WithHeaders : WebSocket, maxAttempts: 50, delay: 100, minDelay: 100, maxDelay: 500 });
+  const socket = new HocuspocusProviderWebsocket({
+    url: collabUrl(baseUrl),
+    WebSocketPolyfill: headers ? WithHeaders : WebSocket,
+    maxAttempts: 50,
+    delay: 100,
+    minDelay: 100,
+    maxDelay: 500,
+  });
   const provider = new HocuspocusProvider({
     websocketProvider: socket,
     name: pageId,
@@ -102,7 +109,6 @@ export async function eventually<T>(what: string, check: () => T | Promise<T>, t
     await new Promise((r) => setTimeout(r, 25));
   }
 }
-
 
 /** Replaces a page's content over REST (one paragraph per string) and returns the status. */
 export async function putParagraphs(request: TestApp['request'], pageId: string, token: string, ...paragraphs: string[]): Promise<number> {

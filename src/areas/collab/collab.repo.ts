@@ -6,9 +6,20 @@ export const collabRepo = {
   lockLive(db: Db, pageId: string) {
     return db
       .selectFrom('pages')
-      .select(['workspaceId', 'spaceId', 'title', 'content', 'ydoc', 'version', 'createdBy', 'updatedBy', 'deletedAt'])
+      .select(['workspaceId', 'spaceId', 'title', 'content', 'ydoc', 'version', 'createdBy', 'updatedBy', 'updatedAt', 'deletedAt'])
       .where('id', '=', pageId)
       .forUpdate()
+      .executeTakeFirst();
+  },
+
+  /** The page's current history version: its number, when it started, and who made it (null unless by co-editing). */
+  currentVersion(db: Db, workspaceId: string, pageId: string) {
+    return db
+      .selectFrom('pageHistory')
+      .select(['version', 'createdAt', 'contributors'])
+      .where('workspaceId', '=', workspaceId)
+      .where('pageId', '=', pageId)
+      .where('content', 'is', null)
       .executeTakeFirst();
   },
 

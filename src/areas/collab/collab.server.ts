@@ -11,6 +11,8 @@ import { AppError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { HttpDeps } from '../../http/request-context.js';
 import { admitConnection, type CollabContext, credentialOf, mayWrite } from './collab.access.js';
+import { SocketLimits } from './collab.limits.js';
+import { sharedEditors } from './collab.editors.js';
 import { EditSession, loadLiveState, storeLiveDocument } from './collab.store.js';
 
 /** Where clients connect (Hocuspocus protocol over WebSocket; the document name is the page id). */
@@ -53,14 +55,25 @@ export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: Co
   const { config } = deps.env;
   const ctxFor = (actor: Actor | null): Ctx => ({ db: deps.database.db, actor, log: app.log, now: () => new Date(), env: deps.env });
   const system = ctxFor(null);
+  const identifier = newId();
+  const prefix = `${options.keyPrefix ?? ''}kb:collab`;
+  const limits = new SocketLimits(config);
+  // With Redis, who edited a page is noted there, so a version names the people on every instance.
+  const editorsOf = options.redis
+    ? sharedEditors({
+        redis: options.redis,
+        prefix,
+        recordEveryMs: Math.min(500, config.COLLAB_SAVE_DEBOUNCE_MS / 2),
+        ttlMs: Math.max(config.COLLAB_VERSION_QUIET_MS, config.COLLAB_SAVE_MAX_WAIT_MS * 2),
+        log: app.log,
+      })
+    : undefined;
   const sessions = new Map<string, EditSession>();
   const sessionOf = (name: string) => {
-    const session = sessions.get(name) ?? new EditSession();
+    const session = sessions.get(name) ?? new EditSession(editorsOf?.(name));
     sessions.set(name, session);
     return session;
   };
-  const identifier = newId();
-  const prefix = `${options.keyPrefix ?? ''}kb:collab`;
 
   const hocuspocus = new Hocuspocus({
     name: identifier,
@@ -68,12 +81,13 @@ export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: Co
     debounce: config.COLLAB_SAVE_DEBOUNCE_MS,
     maxDebounce: config.COLLAB_SAVE_MAX_WAIT_MS,
     extensions: options.redis ? [new RedisExtension({ createClient: () => redisConnection(options.redis!, app), identifier, prefix })] : [],
-    async onAuthenticate({ token, documentName, requestHeaders, connectionConfig }) {
+    async onAuthenticate({ token, documentName, request, requestHeaders, connectionConfig }) {
       try {
         if (!PAGE_ID.test(documentName)) throw notFound('Page', documentName.slice(0, 64));
         const credential = credentialOf(token, requestHeaders, config.TRUST_PROXY);
         const context = await admitConnection(deps.authenticator, ctxFor, documentName, credential);
         connectionConfig.readOnly = !mayWrite(context.role);
+        limits.settled(request);
         return context;
       } catch (err) {
         throw refusal(err);
@@ -106,11 +120,13 @@ export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: Co
     hooks: {
       open(peer) {
         (peer as unknown as { collab: unknown }).collab = hocuspocus.handleConnection(peer.websocket as unknown as WebSocketLike, peer.request as Request);
+        limits.watch(peer.request, peer.websocket as WebSocketLike);
       },
       message(peer, message) {
         (peer as unknown as { collab?: { handleMessage(m: Uint8Array): void } }).collab?.handleMessage(message.uint8Array());
       },
       close(peer, event) {
+        limits.settled(peer.request);
         (peer as unknown as { collab?: { handleClose(e: unknown): void } }).collab?.handleClose({ code: event.code, reason: event.reason });
       },
       error(_peer, err) {
@@ -124,7 +140,7 @@ export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: Co
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    void sockets.handleUpgrade(request, socket, head);
+    if (limits.admit(request, socket)) void sockets.handleUpgrade(request, socket, head);
   };
   app.server.on('upgrade', onUpgrade);
 
@@ -132,7 +148,13 @@ export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: Co
   // A write that can take access away (members, roles, spaces, groups, API keys, trashing a page) has this instance
   // check its open connections at once; other instances see it at their next interval.
   app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode < 400 && request.method !== 'GET' && request.method !== 'HEAD' && ACCESS_WRITES.test(request.url) && hocuspocus.getDocumentsCount() > 0)
+    if (
+      reply.statusCode < 400 &&
+      request.method !== 'GET' &&
+      request.method !== 'HEAD' &&
+      ACCESS_WRITES.test(request.url) &&
+      hocuspocus.getDocumentsCount() > 0
+    )
       access.soon();
   });
   const outside = startOutsideWrites(hocuspocus, options, prefix, app);

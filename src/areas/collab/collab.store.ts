@@ -8,30 +8,25 @@ import { nudgeEventDispatch } from '../events/events.jobs.js';
 import { recordEvent } from '../events/events.record.js';
 import { newlyMentioned } from '../events/mentions.js';
 import { historyRepo } from '../pages/history/history.repo.js';
+import { localEditors, type PageEditors } from './collab.editors.js';
 import { collabRepo } from './collab.repo.js';
 
 /**
- * What this instance knows of a live page's editing: who edited since the last save, and the history version their
- * edits go into. Versions follow a cadence, not keystrokes: one version holds a run of editing until
- * COLLAB_VERSION_QUIET_MS of quiet or COLLAB_VERSION_MAX_MS of continuous editing, or until a write from outside
- * (which makes its own version).
+ * What this instance knows of a live page's editing: who edited since the last store (shared by every instance when
+ * they share documents through Redis: collab.editors.ts), and the Yjs state it last loaded or stored.
  */
 export class EditSession {
-  private editors = new Set<string>();
-  /** The version this session's edits go into, when it is still the page's current one. */
-  entry: { version: number; startedAt: number; contributors: string[] } | null = null;
-  lastSavedChangeAt = 0;
   /** The Yjs state this instance last loaded or stored: while the page still holds it, there is nothing to merge in. */
   knownState: Uint8Array | null = null;
 
+  constructor(private readonly editors: PageEditors = localEditors()) {}
+
   edited(userId: string) {
-    this.editors.add(userId);
+    this.editors.edited(userId);
   }
 
-  takeEditors(): string[] {
-    const editors = [...this.editors];
-    this.editors.clear();
-    return editors;
+  takeEditors(): Promise<string[]> {
+    return this.editors.take();
   }
 }
 
@@ -58,7 +53,11 @@ const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
  * Stores a live document as its page: the Yjs state, and JSON and text checked like a REST write (what the API would
  * refuse is taken out of the live document too). The stored state is merged in first, so a write from outside that this
  * instance has not heard of yet is kept, never overwritten. A changed text bumps the page's version; the history entry
- * is extended while the same run of editing goes on, else a new one is made.
+ * is extended while the same run of editing goes on, else a new one is made. Versions follow a cadence, not keystrokes:
+ * one holds a run of editing until COLLAB_VERSION_QUIET_MS of quiet or COLLAB_VERSION_MAX_MS of continuous editing, or
+ * until a write from outside (which makes its own version). The cadence is read from the page and its current version,
+ * so it is the same whichever instance stores. Someone whose edit an earlier store already holds (told late, from
+ * another instance) is added to the current co-edited version's contributors.
  *
  * Events follow the versions, not the autosaves: `page.updated` when a save starts a history version, and otherwise only
  * when the save newly @mentions someone (each save compares its content with the stored one, so a mention notifies once).
@@ -77,7 +76,7 @@ export async function storeLiveDocument(ctx: Ctx, pageId: string, doc: Y.Doc, se
       // Larger than a page may be: the live document goes back to what is stored, as a PUT of it would be refused.
       ctx.log.warn({ pageId, bytes: snapshot.bytes }, 'a live document grew past MAX_PAGE_BYTES; reverted to the stored page');
       replaceLiveContent(doc, page.content);
-      session.takeEditors();
+      await session.takeEditors();
       session.knownState = Y.encodeStateAsUpdate(doc);
       await collabRepo.saveState(trx, pageId, session.knownState);
       return false;
@@ -87,24 +86,24 @@ export async function storeLiveDocument(ctx: Ctx, pageId: string, doc: Y.Doc, se
       state = Y.encodeStateAsUpdate(doc);
       session.knownState = state;
     }
-    const editors = session.takeEditors();
+    const editors = await session.takeEditors();
+    const current = await collabRepo.currentVersion(trx, page.workspaceId, pageId);
     if (snapshot.unchanged) {
       if (!page.ydoc || !Buffer.from(page.ydoc).equals(state)) await collabRepo.saveState(trx, pageId, state);
+      const named = current?.contributors;
+      if (named && editors.some((e) => !named.includes(e))) await historyRepo.extendCurrent(trx, page.workspaceId, pageId, page.version, union(named, editors));
       return false;
     }
     const now = ctx.now();
     const at = now.getTime();
     const version = page.version + 1;
-    const entry = session.entry;
     const goesOn =
-      entry !== null &&
-      entry.version === page.version &&
-      at - session.lastSavedChangeAt < config.COLLAB_VERSION_QUIET_MS &&
-      at - entry.startedAt < config.COLLAB_VERSION_MAX_MS;
+      current?.contributors != null &&
+      current.version === page.version &&
+      at - page.updatedAt.getTime() < config.COLLAB_VERSION_QUIET_MS &&
+      at - current.createdAt.getTime() < config.COLLAB_VERSION_MAX_MS;
     if (goesOn) {
-      entry.contributors = union(entry.contributors, editors);
-      entry.version = version;
-      await historyRepo.extendCurrent(trx, page.workspaceId, pageId, version, entry.contributors);
+      await historyRepo.extendCurrent(trx, page.workspaceId, pageId, version, union(current.contributors!, editors));
     } else {
       const author = editors[0] ?? page.updatedBy ?? page.createdBy;
       await historyRepo.supersede(trx, page.workspaceId, pageId, page.content);
@@ -119,9 +118,7 @@ export async function storeLiveDocument(ctx: Ctx, pageId: string, doc: Y.Doc, se
         createdAt: now,
         contributors: editors.length ? editors : author ? [author] : [],
       });
-      session.entry = { version, startedAt: at, contributors: editors };
     }
-    session.lastSavedChangeAt = at;
     await collabRepo.saveContent(trx, pageId, {
       content: snapshot.json,
       textContent: snapshot.text,
