@@ -10,22 +10,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type CDPSession, chromium, type Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
+import { launchChromium } from './lib/browser.js';
 import { build } from 'vite';
 import { startTarget, type Target } from './lib/target.js';
 
 const RUNS = Number(process.env.WEB_PROFILE_RUNS ?? 3);
 const PAGES = Number(process.env.WEB_BENCH_PAGES ?? 400);
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 async function seed(target: Target) {
   const email = `profile-${Date.now()}@example.test`;
@@ -135,7 +126,7 @@ try {
   if (!process.env.WEB_PROFILE_DIST)
     await build({ configFile: path.resolve('web/vite.config.ts'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
   const s = await seed(target);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: FLAGS });
+  const browser = await launchChromium();
   for (let i = 0; i < RUNS; i++) {
     const context = await browser.newContext({ baseURL: target.appUrl, viewport: { width: 1280, height: 800 } });
     await context.request.post('/api/v1/auth/session', { data: { email: s.email, password: s.password } });

@@ -17,7 +17,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './lib/browser.js';
 import { build } from 'vite';
 import { vacuumAndAnalyze } from '../src/db/upkeep.js';
 import { type DatabaseKind, startTarget, type Target } from './lib/target.js';
@@ -25,17 +26,6 @@ import { describeLatencies, describeRatio, type Latencies, percentile } from './
 
 const RUNS = Number(process.env.WEB_BENCH_RUNS ?? 15);
 const PAGES = Number(process.env.WEB_BENCH_PAGES ?? 2_000);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const GOALS = { shellKb: 250, firstScreenMs: 1000, openPageMs: 150 };
 
 function shellSize(dist: string) {
@@ -60,17 +50,15 @@ async function seed(target: Target) {
     const children = Array.from({ length: 99 }, (_, c) => c);
     for (let i = 0; i < children.length; i += 20)
       await Promise.all(
-        children
-          .slice(i, i + 20)
-          .map((c) =>
-            target.call('POST', '/api/v1/pages', token, {
-              workspaceId: ws.id,
-              spaceId: space.id,
-              parentId: root.id,
-              title: `Section ${r}.${c}`,
-              markdown: `Text of section ${r}.${c}.`,
-            }),
-          ),
+        children.slice(i, i + 20).map((c) =>
+          target.call('POST', '/api/v1/pages', token, {
+            workspaceId: ws.id,
+            spaceId: space.id,
+            parentId: root.id,
+            title: `Section ${r}.${c}`,
+            markdown: `Text of section ${r}.${c}.`,
+          }),
+        ),
       );
   }
   return { email, password, hostname: ws.hostname as string, workspaceId: ws.id as string, spaceSlug: space.slug as string, opened };
@@ -201,7 +189,7 @@ try {
   console.log(
     `shell: ${size.jsKb.toFixed(1)} KB of JavaScript and ${size.cssKb.toFixed(1)} KB of CSS, gzipped (goal ≤ ${GOALS.shellKb} KB of JavaScript: ${size.jsKb <= GOALS.shellKb ? 'met' : 'NOT met'})`,
   );
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const browser = await launchChromium();
   try {
     for (const kind of (process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']) as DatabaseKind[]) await runOn(kind, dist, browser);
   } finally {

@@ -15,7 +15,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { launchChromium } from './lib/browser.js';
 import { describeLatencies, type Latencies } from './lib/sequential.js';
 import { startTarget } from './lib/target.js';
 
@@ -23,17 +24,6 @@ const DIST = path.resolve(process.env.WEB_BENCH_DIST ?? 'web/dist');
 const KEYS = Number(process.env.WEB_BIG_KEYS ?? 40);
 const PROFILE = process.env.WEB_BIG_PROFILE === '1';
 const TRACE = process.env.WEB_BIG_TRACE === '1';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PASSWORD = 'correct horse battery staple';
 
 /** Markdown of about `bytes`: a heading every 20 blocks, lists every 7th, otherwise two-sentence paragraphs. */
@@ -200,7 +190,7 @@ function printHeaviest(profile: CpuProfile) {
 const latencies = (label: string, xs: number[]): Latencies => ({ label, sorted: [...xs].sort((a, b) => a - b) });
 
 const target = await startTarget('pglite', { WEB_DIST_DIR: DIST, WORKERS: '0' });
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+const browser = await launchChromium();
 try {
   const email = `big-${Date.now()}@example.test`;
   const { token } = (await target.call('POST', '/api/v1/auth/signup', undefined, { email, password: PASSWORD, name: 'Bench' })).data;
