@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import proxyAddr from 'proxy-addr';
 import type { Config } from '../../config.js';
 
 /** The close code a socket gets when it authenticated no document in COLLAB_AUTH_TIMEOUT_MS (Hocuspocus's own timeout code). */
@@ -11,13 +12,11 @@ interface Closable {
 }
 
 /**
- * The client's address as the HTTP layer has it (Fastify's `request.ip`, which rate limiting keys on): under
- * TRUST_PROXY the first address of `X-Forwarded-For`, else the socket's peer.
+ * The client's address as the HTTP layer has it: Fastify's `request.ip` (which rate limiting keys on) is `proxy-addr`
+ * with the same trust, so under TRUST_PROXY the furthest address of `X-Forwarded-For`, else the socket's peer.
  */
 export function clientAddressOf(request: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? request.headers['x-forwarded-for'] : undefined;
-  const first = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)?.split(',')[0]?.trim();
-  return first || request.socket.remoteAddress || 'unknown';
+  return proxyAddr(request, () => trustProxy) || 'unknown';
 }
 
 /**
