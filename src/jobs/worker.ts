@@ -80,15 +80,19 @@ export class Worker {
   async stop(graceMs = 10_000) {
     this.running = false;
     this.poke();
-    await this.loop;
-    const all = Promise.allSettled([...this.active]);
+    // The loop may be waiting for a free slot (every slot busy), so the grace period covers it too: waiting for it
+    // first would wait for a handler to end on its own, which one that ends only when aborted never does.
+    const settled = (async () => {
+      await this.loop;
+      await Promise.allSettled([...this.active]);
+    })();
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
+    const timedOut = await Promise.race([settled.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
     clearTimeout(timer);
     if (timedOut) {
       this.shuttingDown = true;
       for (const c of this.controllers) c.abort(new Error('worker shutting down'));
-      await all;
+      await settled;
     }
   }
 

@@ -16,7 +16,16 @@ async function waitFor<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 1
 }
 
 const worker = (kind: string, handler: JobHandler, extra: Partial<ConstructorParameters<typeof Worker>[0]> = {}) =>
-  new Worker({ db: t.database.db, env: {} as ServiceEnv, handlers: new Map([[kind, handler]]), concurrency: 2, pollMs: 20, leaseMs: 2000, baseBackoffMs: 10, ...extra });
+  new Worker({
+    db: t.database.db,
+    env: {} as ServiceEnv,
+    handlers: new Map([[kind, handler]]),
+    concurrency: 2,
+    pollMs: 20,
+    leaseMs: 2000,
+    baseBackoffMs: 10,
+    ...extra,
+  });
 
 describe('job queue', () => {
   it('runs every job exactly once with two workers claiming concurrently', async () => {
@@ -31,7 +40,10 @@ describe('job queue', () => {
     const b = worker('once', handler);
     a.start();
     b.start();
-    await waitFor(async () => runs.size, (n) => n === 20);
+    await waitFor(
+      async () => runs.size,
+      (n) => n === 20,
+    );
     await Promise.all([a.stop(), b.stop()]);
     expect([...runs.values()].every((n) => n === 1)).toBe(true);
     const statuses = await Promise.all(ids.map(async (id) => (await getJob(t.database.db, id as string))?.status));
@@ -58,7 +70,10 @@ describe('job queue', () => {
     });
     const id = (await enqueue(t.database.db, { kind: 'flaky', maxAttempts: 5 })) as string;
     flaky.start();
-    const done = await waitFor(() => getJob(t.database.db, id), (j) => j?.status === 'done');
+    const done = await waitFor(
+      () => getJob(t.database.db, id),
+      (j) => j?.status === 'done',
+    );
     await flaky.stop();
     expect(done).toMatchObject({ status: 'done', attempts: 3, lastError: 'transient 2', result: { ok: true } });
 
@@ -67,7 +82,10 @@ describe('job queue', () => {
     });
     const id2 = (await enqueue(t.database.db, { kind: 'broken', maxAttempts: 5 })) as string;
     broken.start();
-    const failed = await waitFor(() => getJob(t.database.db, id2), (j) => j?.status === 'failed');
+    const failed = await waitFor(
+      () => getJob(t.database.db, id2),
+      (j) => j?.status === 'failed',
+    );
     await broken.stop();
     expect(failed).toMatchObject({ status: 'failed', attempts: 1, lastError: 'bad input' });
   });
@@ -78,7 +96,10 @@ describe('job queue', () => {
     });
     const id = (await enqueue(t.database.db, { kind: 'always', maxAttempts: 2 })) as string;
     w.start();
-    const failed = await waitFor(() => getJob(t.database.db, id), (j) => j?.status === 'failed');
+    const failed = await waitFor(
+      () => getJob(t.database.db, id),
+      (j) => j?.status === 'failed',
+    );
     await w.stop();
     expect(failed).toMatchObject({ status: 'failed', attempts: 2 });
   });
@@ -97,9 +118,15 @@ describe('job queue', () => {
     );
     const id = (await enqueue(t.database.db, { kind: 'long' })) as string;
     w.start();
-    await waitFor(async () => started, (s) => s);
+    await waitFor(
+      async () => started,
+      (s) => s,
+    );
     expect(await requestCancel(t.database.db, id)).toBe('running');
-    const job = await waitFor(() => getJob(t.database.db, id), (j) => j?.status === 'cancelled');
+    const job = await waitFor(
+      () => getJob(t.database.db, id),
+      (j) => j?.status === 'cancelled',
+    );
     await w.stop();
     expect(sawAbort).toBe(true);
     expect(job?.status).toBe('cancelled');
@@ -131,10 +158,35 @@ describe('worker shutdown', () => {
     });
     const id = (await enqueue(t.database.db, { kind: 'slow' })) as string;
     w.start();
-    await waitFor(async () => started, (s) => s);
+    await waitFor(
+      async () => started,
+      (s) => s,
+    );
     await w.stop(50);
     expect(await getJob(t.database.db, id)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
     expect(await claimNext(t.database.db, 'next', ['slow'], 1000)).toMatchObject({ id, attempts: 1 });
+  });
+
+  it('keeps to the grace period when every slot is busy', async () => {
+    let started = false;
+    const w = worker(
+      'slow-full',
+      async (_job, ctx) => {
+        started = true;
+        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      },
+      { concurrency: 1 },
+    );
+    const id = (await enqueue(t.database.db, { kind: 'slow-full' })) as string;
+    w.start();
+    await waitFor(
+      async () => started,
+      (s) => s,
+    );
+    const stopping = Date.now();
+    await w.stop(50);
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    expect(await getJob(t.database.db, id)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
   });
 });
 
@@ -145,9 +197,21 @@ describe('retention', () => {
     const failed = (await enqueue(t.database.db, { kind: 'ret' })) as string;
     const queued = (await enqueue(t.database.db, { kind: 'ret-queued' })) as string;
     const ago = (days: number) => new Date(Date.now() - days * 86_400_000);
-    await t.database.db.updateTable('jobs').set({ status: 'done', finishedAt: ago(8) }).where('id', '=', old).execute();
-    await t.database.db.updateTable('jobs').set({ status: 'done', finishedAt: ago(1) }).where('id', '=', recent).execute();
-    await t.database.db.updateTable('jobs').set({ status: 'failed', finishedAt: ago(8) }).where('id', '=', failed).execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ status: 'done', finishedAt: ago(8) })
+      .where('id', '=', old)
+      .execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ status: 'done', finishedAt: ago(1) })
+      .where('id', '=', recent)
+      .execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ status: 'failed', finishedAt: ago(8) })
+      .where('id', '=', failed)
+      .execute();
     expect(await purgeFinishedJobs(t.database.db, 7)).toBe(1);
     expect(await getJob(t.database.db, old)).toBeUndefined();
     for (const id of [recent, failed, queued]) expect(await getJob(t.database.db, id)).toBeDefined();
@@ -158,8 +222,16 @@ describe('retention', () => {
     const dispatched = (await enqueue(t.database.db, { kind: 'events.dispatch' })) as string;
     const fresh = (await enqueue(t.database.db, { kind: 'events.dispatch' })) as string;
     const other = (await enqueue(t.database.db, { kind: 'ret' })) as string;
-    await t.database.db.updateTable('jobs').set({ status: 'done', finishedAt: hoursAgo(2) }).where('id', 'in', [dispatched, other]).execute();
-    await t.database.db.updateTable('jobs').set({ status: 'done', finishedAt: hoursAgo(0.5) }).where('id', '=', fresh).execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ status: 'done', finishedAt: hoursAgo(2) })
+      .where('id', 'in', [dispatched, other])
+      .execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ status: 'done', finishedAt: hoursAgo(0.5) })
+      .where('id', '=', fresh)
+      .execute();
     expect(await purgeFinishedJobs(t.database.db, 7)).toBe(1);
     expect(await getJob(t.database.db, dispatched)).toBeUndefined();
     for (const id of [fresh, other]) expect(await getJob(t.database.db, id)).toBeDefined();
