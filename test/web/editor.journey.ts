@@ -13,7 +13,12 @@ let space: { id: string; slug: string };
 const doc = (...texts: string[]) => ({ type: 'doc', content: texts.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })) });
 
 async function newPage(title: string, body: { content?: unknown; markdown?: string }) {
-  const res = await web.t.request({ method: 'POST', url: '/api/v1/pages', token: owner.token, body: { workspaceId: ws.id, spaceId: space.id, title, ...body } });
+  const res = await web.t.request({
+    method: 'POST',
+    url: '/api/v1/pages',
+    token: owner.token,
+    body: { workspaceId: ws.id, spaceId: space.id, title, ...body },
+  });
   if (res.status !== 201) throw new Error(`page: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data as { id: string; slug: string };
 }
@@ -180,7 +185,12 @@ describe('the page editor', () => {
     await page.keyboard.press('End');
     await typeIn(page, ' plus my words');
     await visible(page.getByRole('status').getByText('Saving…'));
-    const theirs = await web.t.request({ method: 'PUT', url: `/api/v1/pages/${target.id}`, token: owner.token, body: { content: doc('Base text', 'Added by a script') } });
+    const theirs = await web.t.request({
+      method: 'PUT',
+      url: `/api/v1/pages/${target.id}`,
+      token: owner.token,
+      body: { content: doc('Base text', 'Added by a script') },
+    });
     expect(theirs.status).toBe(200);
     await visible(editor.getByText('Added by a script')); // arrives while the person's words are still on their way
     holding = false;
@@ -213,9 +223,8 @@ describe('the page editor', () => {
 
     // A pasted image is uploaded to the page and inserted as an image node pointing at the attachment.
     await page.evaluate(() => {
-      const png = Uint8Array.from(
-        atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='),
-        (c) => c.charCodeAt(0),
+      const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) =>
+        c.charCodeAt(0),
       );
       const dt = new DataTransfer();
       dt.items.add(new File([png], 'dot.png', { type: 'image/png' }));
@@ -278,7 +287,20 @@ describe('the page editor', () => {
     await visible(editor.getByText('The very end. Fin'), 30_000);
     const latency = await page.evaluate(() => (window as unknown as { __latency: number[] }).__latency);
     console.log(`[editor] 1 MB page: opened in ${openMs} ms; keystroke to paint ${latency.map((l) => l.toFixed(1)).join(', ')} ms`);
+    // Blocks out of view are skipped by the browser: typing at once into a block that was far away, and into a new
+    // block, loses no key.
+    await page.keyboard.press('Control+Home');
+    await typeIn(page, 'Intro ');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await typeIn(page, 'Last words.');
+    await page.keyboard.press('Control+Home');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('PageDown');
+    await typeIn(page, 'Paged');
     await saved(page, 60_000);
-    await storedWith(big.id, 'The very end. Fin', 60_000); // a 1 MB page is validated, diffed and indexed server-side
+    const stored = await storedWith(big.id, 'Last words.', 60_000); // a 1 MB page is validated, diffed and indexed server-side
+    expect(stored.markdown).toContain('The very end. Fin\n\nLast words.');
+    expect(stored.markdown.startsWith('## Intro Section 0')).toBe(true);
+    expect(stored.markdown).toContain('Paged');
   }, 180_000);
 });

@@ -2,6 +2,7 @@ import { extensions as shared } from '@editor/extensions';
 import { type AnyExtension, type Editor, Extension } from '@tiptap/core';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { Placeholder } from '@tiptap/extensions';
+import { BlocksNearCaret } from './blocks-near-caret';
 import { CodeHighlight } from './code-highlight';
 import { loadMarkdownConverter, looksLikeMarkdown, markdownConverter, markdownToContent } from './markdown-paste';
 import { withMentionSuggestions } from './mentions';
@@ -74,7 +75,7 @@ function forTheWebEditor(ext: AnyExtension, target: UploadTarget): AnyExtension 
 /**
  * The page editor's extensions: exactly the shared schema (`@editor/extensions`, the server's too), with the
  * mention node given its suggestion UI, plus helpers that add no node or mark: placeholder, code colours, the "/"
- * menu, and paste/drop handling. Co-editing adds its own (collab/collab-extensions.ts).
+ * menu, paste/drop handling, and the blocks near the caret kept rendered on a long page. Co-editing adds its own (collab/collab-extensions.ts).
  */
 export function editorExtensions(target: UploadTarget): AnyExtension[] {
   const schemaExtensions = shared.map((ext) => forTheWebEditor(ext, target));
@@ -84,5 +85,6 @@ export function editorExtensions(target: UploadTarget): AnyExtension[] {
     CodeHighlight,
     SlashMenu.configure({ onImage: (editor: Editor) => void pickFiles('image/*').then((files) => insertFiles(editor, target, files)) }),
     pasteAndDrop(target),
+    BlocksNearCaret,
   ];
 }
