@@ -27,6 +27,29 @@ const worker = (kind: string, handler: JobHandler, extra: Partial<ConstructorPar
     ...extra,
   });
 
+/** Resolves when the signal aborts: a handler that ends only when cancelled, its lease lost or the worker stopping. */
+const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+
+/** A started worker running one job of `kind` whose handler ends only when aborted; resolves once the handler runs. */
+async function busyWorker(kind: string, extra: Partial<ConstructorParameters<typeof Worker>[0]> = {}) {
+  let started = false;
+  const w = worker(
+    kind,
+    async (_job, ctx) => {
+      started = true;
+      await aborted(ctx.signal);
+    },
+    extra,
+  );
+  const id = (await enqueue(t.database.db, { kind })) as string;
+  w.start();
+  await waitFor(
+    async () => started,
+    (s) => s,
+  );
+  return { w, id };
+}
+
 describe('job queue', () => {
   it('runs every job exactly once with two workers claiming concurrently', async () => {
     const runs = new Map<string, number>();
@@ -111,7 +134,7 @@ describe('job queue', () => {
       'long',
       async (_job, ctx) => {
         started = true;
-        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+        await aborted(ctx.signal);
         sawAbort = true;
       },
       { leaseMs: 150 },
@@ -151,38 +174,14 @@ describe('job queue', () => {
 
 describe('worker shutdown', () => {
   it('puts a job that outlives the grace period back in the queue', async () => {
-    let started = false;
-    const w = worker('slow', async (_job, ctx) => {
-      started = true;
-      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
-    });
-    const id = (await enqueue(t.database.db, { kind: 'slow' })) as string;
-    w.start();
-    await waitFor(
-      async () => started,
-      (s) => s,
-    );
+    const { w, id } = await busyWorker('slow');
     await w.stop(50);
     expect(await getJob(t.database.db, id)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
     expect(await claimNext(t.database.db, 'next', ['slow'], 1000)).toMatchObject({ id, attempts: 1 });
   });
 
   it('keeps to the grace period when every slot is busy', async () => {
-    let started = false;
-    const w = worker(
-      'slow-full',
-      async (_job, ctx) => {
-        started = true;
-        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
-      },
-      { concurrency: 1 },
-    );
-    const id = (await enqueue(t.database.db, { kind: 'slow-full' })) as string;
-    w.start();
-    await waitFor(
-      async () => started,
-      (s) => s,
-    );
+    const { w, id } = await busyWorker('slow-full', { concurrency: 1 });
     const stopping = Date.now();
     await w.stop(50);
     expect(Date.now() - stopping).toBeLessThan(5_000);
