@@ -11,6 +11,7 @@ import { SpacesNav } from '../features/spaces/SpacesNav';
 import { rememberWorkspace } from '../features/workspaces/HomeRedirect';
 import { paths, useWorkspace } from '../features/workspaces/workspace-context';
 import { useWorkspaces } from '../features/workspaces/workspaces.queries';
+import { LazyMenu } from '../ui/LazyMenu';
 import { ScreenLoader } from '../ui/ScreenLoader';
 
 function WorkspaceSwitcher() {
@@ -18,9 +19,11 @@ function WorkspaceSwitcher() {
   const workspaces = useWorkspaces();
   const navigate = useNavigate();
   return (
-    <Menu position="bottom-start" width={260}>
-      <Menu.Target>
-        {/* The name takes what the header leaves (on a 375 px phone ~150 px, in 14 px type: "Acme Engineering") and ends in "…" past it. */}
+    <LazyMenu
+      position="bottom-start"
+      width={260}
+      target={
+        // The name takes what the header leaves (on a 375 px phone ~150 px, in 14 px type: "Acme Engineering") and ends in "…" past it.
         <UnstyledButton aria-label={`Workspace: ${current.name}. Switch workspace`} px={6} py={4} style={{ borderRadius: 6, minWidth: 0, maxWidth: '100%' }}>
           <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
             <Text fw={700} fz={{ base: 'sm', xs: 'md' }} truncate maw={{ base: '100%', sm: 280 }} style={{ minWidth: 0 }}>
@@ -29,7 +32,8 @@ function WorkspaceSwitcher() {
             <IconChevronDown size={14} aria-hidden style={{ flexShrink: 0 }} />
           </Group>
         </UnstyledButton>
-      </Menu.Target>
+      }
+    >
       <Menu.Dropdown>
         <Menu.Label>Workspaces</Menu.Label>
         {(workspaces.data ?? []).map((w) => (
@@ -42,7 +46,7 @@ function WorkspaceSwitcher() {
           New workspace
         </Menu.Item>
       </Menu.Dropdown>
-    </Menu>
+    </LazyMenu>
   );
 }
 
@@ -58,9 +62,10 @@ function UserMenu() {
           {dark ? <IconSun size={18} /> : <IconMoon size={18} />}
         </ActionIcon>
       </Tooltip>
-      <Menu position="bottom-end">
-        <Menu.Target>
-          {/* Initials always; the name too from 768 px up (on a phone it would push the header past the screen). */}
+      <LazyMenu
+        position="bottom-end"
+        target={
+          // Initials always; the name too from 768 px up (on a phone it would push the header past the screen).
           <UnstyledButton aria-label={`Account: ${user?.name ?? ''}`} px={2} py={2} style={{ borderRadius: 6, flexShrink: 0 }}>
             <Group gap={6} wrap="nowrap">
               <Avatar name={user?.name} color="blue" size={28} aria-hidden />
@@ -69,7 +74,8 @@ function UserMenu() {
               </Text>
             </Group>
           </UnstyledButton>
-        </Menu.Target>
+        }
+      >
         <Menu.Dropdown>
           <Menu.Label>
             <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate>
@@ -87,7 +93,7 @@ function UserMenu() {
             Sign out
           </Menu.Item>
         </Menu.Dropdown>
-      </Menu>
+      </LazyMenu>
     </Group>
   );
 }
@@ -109,7 +115,14 @@ export function Shell() {
       <AppShell.Header>
         <Group h="100%" px={{ base: 6, xs: 'sm' }} justify="space-between" wrap="nowrap" gap={4}>
           <Group gap={4} wrap="nowrap" miw={0} style={{ flex: 1 }}>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close sidebar' : 'Open sidebar'} style={{ flexShrink: 0 }} />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close sidebar' : 'Open sidebar'}
+              style={{ flexShrink: 0 }}
+            />
             <WorkspaceSwitcher />
           </Group>
           <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>

@@ -13,9 +13,9 @@ import { screens } from './first-screen';
 import { Shell } from './Shell';
 
 // Screens load on demand: the shell stays small, and the editor's weight is paid only by the page screen.
-const WorkspaceHome = lazy(screens.workspaceHome);
-const SpaceScreen = lazy(screens.space);
-const PageScreen = lazy(screens.page);
+const WorkspaceHome = screens.workspaceHome.Component;
+const SpaceScreen = screens.space.Component;
+const PageScreen = screens.page.Component;
 const HistoryScreen = lazy(() => import('../features/pages/HistoryScreen'));
 const TrashScreen = lazy(() => import('../features/pages/TrashScreen'));
 const SearchScreen = lazy(() => import('../features/search/SearchScreen'));

@@ -92,7 +92,7 @@ export function slugOfTitle(title: string): string {
   return slug || 'untitled';
 }
 
-const MAX_LIMIT = 100;
+export const MAX_LIMIT = 100;
 
 /** Every page of one tree level, fetched page by page at the largest page size (a level may hold thousands). */
 export async function fetchLevel(workspaceId: string, spaceId: string, parentId: string | null): Promise<TreePage[]> {

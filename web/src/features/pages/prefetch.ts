@@ -1,8 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { createElement } from 'react';
+import { lazyModule } from '../../ui/lazy-module';
+import { ScreenLoader } from '../../ui/ScreenLoader';
 import { editorPageKey, loadPage } from './editor/page-doc';
 
-/** The page screen's code (the editor is most of it); `routes.tsx` loads its lazy screen through this too. */
-export const loadPageScreen = () => import('./PageScreen');
+/** The page screen's code (the editor is most of it) and its lazy component, which `routes.tsx` renders. */
+export const pageScreen = lazyModule(() => import('./PageScreen'), createElement(ScreenLoader));
+export const loadPageScreen = pageScreen.load;
 
 /**
  * Runs `fn` when the browser is idle, `delay` ms from now at the earliest (a timer alone where there is no

@@ -1,13 +1,14 @@
 import { Loader, NavLink, Text } from '@mantine/core';
 import { IconFolder } from '@tabler/icons-react';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { pageTree } from '../pages/tree/load';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
 import { useSpaces } from './spaces.queries';
 
 // The tree brings drag and drop and virtual scrolling: loaded when a space is open, not with the shell.
-const PageTree = lazy(() => import('../pages/tree/PageTree'));
+const PageTree = pageTree.Component;
 
 /** The sidebar's spaces: every space the person can see; the open one shows its page tree. */
 export function SpacesNav() {

@@ -1,8 +1,21 @@
 import { useDraggable } from '@dnd-kit/core';
 import { ActionIcon, Menu, TextInput } from '@mantine/core';
-import { IconArrowDown, IconArrowLeft, IconArrowRight, IconArrowUp, IconChevronDown, IconChevronRight, IconDots, IconFilePlus, IconFileText, IconPencil, IconTrash } from '@tabler/icons-react';
+import {
+  IconArrowDown,
+  IconArrowLeft,
+  IconArrowRight,
+  IconArrowUp,
+  IconChevronDown,
+  IconChevronRight,
+  IconDots,
+  IconFilePlus,
+  IconFileText,
+  IconPencil,
+  IconTrash,
+} from '@tabler/icons-react';
 import { type CSSProperties, type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
+import { LazyMenu } from '../../../ui/LazyMenu';
 import type { TreePage } from '../pages.queries';
 import classes from './tree.module.css';
 
@@ -77,13 +90,7 @@ export function TreeRow({ page, depth, open, posinset, setsize, index, href, cur
       {...listeners}
     >
       {page.hasChildren ? (
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          size="sm"
-          aria-label={`${open ? 'Collapse' : 'Expand'} ${title}`}
-          onClick={() => actions.toggle(page, !open)}
-        >
+        <ActionIcon variant="subtle" color="gray" size="sm" aria-label={`${open ? 'Collapse' : 'Expand'} ${title}`} onClick={() => actions.toggle(page, !open)}>
           {open ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
         </ActionIcon>
       ) : (
@@ -109,34 +116,42 @@ export function TreeRow({ page, depth, open, posinset, setsize, index, href, cur
           {title}
         </Link>
       )}
-      {canEdit && !editing && (
-        <Menu position="bottom-end" withinPortal>
-          <Menu.Target>
-            <ActionIcon variant="subtle" color="gray" size="sm" aria-label={`Page actions: ${title}`} className={classes.actions}>
-              <IconDots size={14} />
-            </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Item leftSection={<IconFilePlus size={14} />} onClick={() => actions.newChild(page)}>
-              New page
-            </Menu.Item>
-            <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => setEditing(page.id)}>
-              Rename
-            </Menu.Item>
-            {actions.steps(page).length > 0 && <Menu.Divider />}
-            {actions.steps(page).map((step) => (
-              <Menu.Item key={step} leftSection={STEP_ICONS[step]} onClick={() => actions.step(page, step)}>
-                {STEP_LABELS[step]}
-              </Menu.Item>
-            ))}
-            <Menu.Divider />
-            <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => actions.trash(page)}>
-              Move to trash
-            </Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
-      )}
+      {canEdit && !editing && <RowMenu page={page} title={title} actions={actions} setEditing={setEditing} />}
     </div>
+  );
+}
+
+/** The row's "…" menu, built on its first open (LazyMenu). */
+function RowMenu({ page, title, actions, setEditing }: { page: TreePage; title: string; actions: RowActions; setEditing(id: string | null): void }) {
+  return (
+    <LazyMenu
+      position="bottom-end"
+      withinPortal
+      target={
+        <ActionIcon variant="subtle" color="gray" size="sm" aria-label={`Page actions: ${title}`} className={classes.actions}>
+          <IconDots size={14} />
+        </ActionIcon>
+      }
+    >
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<IconFilePlus size={14} />} onClick={() => actions.newChild(page)}>
+          New page
+        </Menu.Item>
+        <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => setEditing(page.id)}>
+          Rename
+        </Menu.Item>
+        {actions.steps(page).length > 0 && <Menu.Divider />}
+        {actions.steps(page).map((step) => (
+          <Menu.Item key={step} leftSection={STEP_ICONS[step]} onClick={() => actions.step(page, step)}>
+            {STEP_LABELS[step]}
+          </Menu.Item>
+        ))}
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => actions.trash(page)}>
+          Move to trash
+        </Menu.Item>
+      </Menu.Dropdown>
+    </LazyMenu>
   );
 }
 
