@@ -30,7 +30,8 @@ const GOALS = { shellKb: 250, firstScreenMs: 1000, openPageMs: 150 };
 
 function shellSize(dist: string) {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+  // The hashed assets index.html loads or preloads, and the classic scripts beside it (boot.js).
+  const assets = [...html.matchAll(/(?:src|href)="\/((?:assets\/)?[^"/]+\.(?:js|css))"/g)].map((m) => m[1]);
   const gz = (ext: string) => assets.filter((a) => a.endsWith(ext)).reduce((n, a) => n + gzipSync(readFileSync(path.join(dist, a))).length, 0);
   return { jsKb: gz('.js') / 1024, cssKb: gz('.css') / 1024 };
 }
