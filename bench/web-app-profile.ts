@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import { launchChromium } from './lib/browser.js';
+import { type CpuProfile, heaviest, selfTime } from './lib/cpu-profile.js';
 import { build } from 'vite';
 import { startTarget, type Target } from './lib/target.js';
 
@@ -87,37 +88,13 @@ async function timeline(page: Page, since = 0): Promise<{ doc: string; rows: str
 
 const CPU = process.env.WEB_PROFILE_CPU === '1';
 
-interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
 /** WEB_PROFILE_CPU=1: the first screen's main-thread samples, self time by script and by function (top 25 each). */
 function printProfile(profile: CpuProfile) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => {
-    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
-  const byScript = new Map<string, number>();
-  const byFunction = new Map<string, number>();
-  for (const [id, ms] of self) {
-    const f = byId.get(id)?.callFrame;
-    const script = f?.url ? f.url.replace(/^.*\//, '') : `(${f?.functionName || 'native'})`;
-    byScript.set(script, (byScript.get(script) ?? 0) + ms);
-    const fn = `${f?.functionName || '(anonymous)'} ${script}:${f?.lineNumber ?? ''}`;
-    byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
-  }
-  const top = (m: Map<string, number>) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 25)
-      .map(([k, v]) => `    ${v.toFixed(1).padStart(7)} ms  ${k}`);
+  const { byScript, byFunction } = selfTime(profile);
   console.log('  CPU self time by script:');
-  for (const l of top(byScript)) console.log(l);
+  for (const line of heaviest(byScript, 25, '    ')) console.log(line);
   console.log('  CPU self time by function:');
-  for (const l of top(byFunction)) console.log(l);
+  for (const line of heaviest(byFunction, 25, '    ')) console.log(line);
 }
 
 const dist = process.env.WEB_PROFILE_DIST ?? mkdtempSync(path.join(tmpdir(), 'kb-web-profile-'));

@@ -17,6 +17,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { launchChromium } from './lib/browser.js';
+import { type CpuProfile, heaviest, selfTime } from './lib/cpu-profile.js';
 import { describeLatencies, type Latencies } from './lib/sequential.js';
 import { startTarget } from './lib/target.js';
 
@@ -167,24 +168,11 @@ interface TraceEvent {
   args?: { name?: string };
 }
 
-interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
 /** The 25 functions with the most self time in the profile. */
 function printHeaviest(profile: CpuProfile) {
-  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const { functionName, url, lineNumber } = (byNode.get(id) as CpuProfile['nodes'][number]).callFrame;
-    const key = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber}`;
-    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
-  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const { total, byFunction } = selfTime(profile);
   console.log(`CPU profile of the typing on the big page: ${total.toFixed(0)} ms sampled; heaviest self time:`);
-  for (const [key, msSelf] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${msSelf.toFixed(1).padStart(8)} ms  ${key}`);
+  for (const line of heaviest(byFunction)) console.log(line);
 }
 
 const latencies = (label: string, xs: number[]): Latencies => ({ label, sorted: [...xs].sort((a, b) => a - b) });
