@@ -83,6 +83,8 @@ describe('tasks', () => {
     // (a copy of the card with the same handle) may still be fading out beside it.
     const inProgressHandle = page.getByRole('region', { name: 'In progress' }).getByRole('button', { name: 'Move Write the launch notes' });
     await visible(inProgressHandle);
+    // A pointer drag that starts while the refused drop still animates is not taken up: wait for its overlay to go.
+    await expect.poll(() => page.getByRole('button', { name: 'Move Write the launch notes' }).count()).toBe(1);
     const from = await inProgressHandle.boundingBox();
     const to = await page.getByRole('region', { name: 'Done' }).boundingBox();
     if (!from || !to) throw new Error('no boxes');

@@ -55,7 +55,9 @@ async function dragOnto(page: Page, source: string, target: string) {
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + 10, { steps: 3 });
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
   await visible(page.locator('[data-drop="inside"]'));
+  const moved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/api/v1/pages/'));
   await page.mouse.up();
+  expect((await moved).status()).toBe(200);
 }
 
 describe('spaces and the page tree', () => {
