@@ -29,6 +29,7 @@ import { rankedSearch } from '../../src/areas/search/search.service.js';
 import { loadConfig } from '../../src/config.js';
 import { type Database, migrateToLatest, openDatabase } from '../../src/db/index.js';
 import { UniversalSentenceEncoder } from '../../src/embeddings/use.js';
+import { rankingFromEnv } from '../lib/ranking-override.js';
 import { freshDatabase } from '../lib/target.js';
 import { bm25Index, englishTf, ndcg10, type Seeded, seedCorpus } from '../search-relevance/bm25.js';
 import { CachedEmbedder } from './cached-embedder.js';
@@ -44,6 +45,8 @@ const exact = argv.includes('--exact');
 const hybrid = argv.includes('--hybrid');
 // SEARCH_BENCH_HYBRID='{"floor":0}' tries other fusion settings.
 if (process.env.SEARCH_BENCH_HYBRID) Object.assign(HYBRID, JSON.parse(process.env.SEARCH_BENCH_HYBRID));
+// SEARCH_BENCH_RANKING='{"feedback":{"weight":0}}' tries other ranking constants (bench/lib/ranking-override.ts).
+const overridden = rankingFromEnv();
 const jsonFile = arg('--json');
 const names = (arg('--collections')
   ?.split(',')
@@ -274,7 +277,7 @@ async function main() {
     `\n${collections.map((c) => `${c.name} ${c.docs.length} docs / ${c.queries.length} queries`).join(', ')}; total ${docsTotal} documents, ${queriesTotal} judged queries (x 3 forms)`,
   );
   console.log(
-    `database: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (in memory)'}; candidates ${JSON.stringify(CANDIDATES)}${exact ? ', ours exact: budgets lifted' : ''}${hybrid ? `, hybrid: ${JSON.stringify(HYBRID)} with the offline encoder` : ''}; phrase and exclusion queries: not derivable, not measured`,
+    `database: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (in memory)'}; candidates ${JSON.stringify(CANDIDATES)}${overridden ? `; ranking ${overridden}` : ''}${exact ? ', ours exact: budgets lifted' : ''}${hybrid ? `, hybrid: ${JSON.stringify(HYBRID)} with the offline encoder` : ''}; phrase and exclusion queries: not derivable, not measured`,
   );
   const rankers = RANKERS.filter((r) => (r !== 'exact' || exact) && (r !== 'hybrid' || hybrid));
   for (const [key, title] of [

@@ -11,11 +11,13 @@ import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../src/db/index.js';
 import { RANKING } from '../../src/areas/search/search.repo.js';
 import { rankedSearch } from '../../src/areas/search/search.service.js';
+import { rankingFromEnv } from '../lib/ranking-override.js';
 import { bm25Index, englishTf, ndcg10, seedCorpus } from './bm25.js';
 import { buildCorpus } from './corpus.js';
 import { type Category, QUERIES } from './queries.js';
 
 const verbose = process.argv.includes('--verbose');
+const overridden = rankingFromEnv();
 
 const rawTokens = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) as string[];
 
@@ -68,7 +70,8 @@ async function main() {
     ['no title weight (titleWeight 1)', { titleWeight: 1 }],
     ['no coverage bonus', { coverage: 0 }],
     ['no proximity bonus', { proximity: 0 }],
-    ['plain BM25 core (all three off)', { titleWeight: 1, coverage: 0, proximity: 0 }],
+    ['no pseudo-relevance feedback', { feedback: { ...RANKING.feedback, weight: 0 } }],
+    ['plain BM25 core (all four off)', { titleWeight: 1, coverage: 0, proximity: 0, feedback: { ...RANKING.feedback, weight: 0 } }],
   ];
   const ablations: [string, number, number][] = [];
   for (const [label, change] of variants) {
@@ -89,6 +92,7 @@ async function main() {
   await database.close();
 
   const f = (x: number) => x.toFixed(3);
+  if (overridden) console.log(`ranking (SEARCH_BENCH_RANKING): ${overridden}`);
   console.log(`corpus: ${docs.length} documents (${docs.filter((d) => d.type === 'page').length} pages), ${QUERIES.length} judged queries\n`);
   console.log(`${'query'.padEnd(62)} ${'ours'.padStart(6)} ${'bm25en'.padStart(6)} ${'bm25raw'.padStart(7)}`);
   for (const r of rows) console.log(`${r.q.slice(0, 62).padEnd(62)} ${f(r.ours).padStart(6)} ${f(r.en).padStart(6)} ${f(r.raw).padStart(7)}`);

@@ -3,7 +3,7 @@ import pg from 'pg';
 /** Statement texts that are named (prepared once per connection), with their names; shared by every connection. */
 const names = new Map<string, string>();
 const MAX_NAMED = 500;
-const MAX_TEXT = 4000;
+const MAX_TEXT = 8000;
 const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
 
 /** SQLSTATE 0A000 "cached plan must not change result type": a migration changed a prepared statement's columns. */
@@ -14,7 +14,7 @@ function isStalePlan(err: unknown): boolean {
 
 /**
  * A pg client that names the data statements (`select|insert|update|delete|with` with parameters, up to 500 distinct
- * texts of ≤ 4,000 characters), so each connection parses and plans them once and then only binds and executes them.
+ * texts of ≤ 8,000 characters), so each connection parses and plans them once and then only binds and executes them.
  * Parsing and planning cost more than running a primary-key lookup: about 1.4× the throughput of small queries on a
  * PostgreSQL server and 2× on PGlite (see docs/bench.md).
  *

@@ -139,6 +139,20 @@ describe('GET /v1/search ranking', () => {
     expect(keysOf(phrase)).toEqual(['train']);
   });
 
+  it('reads quotes in prose as quotation: a question quoting a title no page has still finds pages', async () => {
+    const question = 'when does the release train leave, and who wrote the "quarterly rollout handbook" for it?';
+    const res = await search(viewer.token, question);
+    expect(res.status).toBe(200);
+    expect(keysOf(res)[0]).toBe('train');
+    // The same quote in a short query is a required phrase: nothing has it.
+    const short = await search(viewer.token, 'release train "quarterly rollout handbook"');
+    expect(short.status).toBe(200);
+    expect(keysOf(short)).toEqual([]);
+    // An excluded phrase still excludes in prose.
+    const excluding = await search(viewer.token, 'when does the release train leave and who coaches the managers -"release train"');
+    expect(keysOf(excluding)).not.toContain('train');
+  });
+
   it('leaves out -excluded words and phrases', async () => {
     const both = await search(viewer.token, 'backup');
     expect(keysOf(both)).toEqual(expect.arrayContaining(['db-backup', 'laptop-backup']));

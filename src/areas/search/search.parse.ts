@@ -17,6 +17,14 @@ export interface ParsedQuery {
 /** Most words a query reads (a pasted paragraph); of these, the `MAX_TERMS` rarest rank (search.plan.ts). */
 export const MAX_WORDS = 128;
 export const MIN_PREFIX = 3;
+/**
+ * Free words (outside quotes, not exclusions) from which a query reads as prose rather than keywords: a question or a
+ * pasted paragraph that quotes a title or a term in passing ("what does "type correct" mean for message passing …").
+ * Its quoted words then rank like its other words instead of being required: one quoted title no page contains would
+ * otherwise leave the whole question without results. Exclusions still apply.
+ */
+export const PROSE_WORDS = 8;
+const QUOTED = /(^|\s)(-?)"([^"]*)"/g;
 
 // Control characters (NUL included) and the sentinels the snippet marks use never reach the database.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
@@ -27,8 +35,11 @@ export function parseQuery(input: string): ParsedQuery {
   let text = input.normalize('NFKC').replace(CONTROL, ' ');
   const phrases: string[] = [];
   const excluded: string[] = [];
+  // Prose (a question, a pasted paragraph) quotes a title or a term in passing: its quoted words are then free words.
+  const prose = freeWordCount(text.replace(QUOTED, ' ')) >= PROSE_WORDS;
   // "a phrase" and -"an excluded phrase"; a lone unbalanced quote is just dropped below.
-  text = text.replace(/(^|\s)(-?)"([^"]*)"/g, (_m, lead: string, minus: string, body: string) => {
+  text = text.replace(QUOTED, (_m, lead: string, minus: string, body: string) => {
+    if (!minus && prose) return `${lead}${body} `;
     if (hasWord(body)) (minus ? excluded : phrases).push(body.trim());
     return `${lead} `;
   });
@@ -58,6 +69,11 @@ export function parseQuery(input: string): ParsedQuery {
     if (tail.length >= MIN_PREFIX) prefix = tail.toLowerCase();
   }
   return { free, prefix, phrases: phrases.slice(0, 8), excluded: excluded.slice(0, 16) };
+}
+
+/** Words of `text` that are not exclusions (`-word`). */
+function freeWordCount(text: string): number {
+  return text.split(/\s+/).filter((token) => !token.startsWith('-') && hasWord(token)).length;
 }
 
 function hasWord(s: string): boolean {

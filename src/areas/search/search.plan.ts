@@ -2,24 +2,28 @@ import type { ParsedQuery } from './search.parse.js';
 import { prefixQuery, tsLexeme } from './search.parse.js';
 import type { Analysis, CollectionStats, RankPlan, RankTerm } from './search.repo.js';
 
-/** Turns the parsed and analysed query into ranked terms: one per distinct lexeme, the unfinished word as a prefix. */
+/**
+ * Turns the parsed and analysed query into ranked terms: one per distinct lexeme (weighted by how often the query uses
+ * it), the unfinished word as a prefix.
+ */
 export function buildPlan(parsed: ParsedQuery, a: Analysis): RankPlan {
   const terms: RankTerm[] = [];
   let prefixUsed = false;
   const usePrefix = parsed.prefix !== null && !a.prefixIsStopWord;
-  for (const lexeme of a.lexemes) {
+  a.lexemes.forEach((lexeme, i) => {
+    const uses = a.counts[i] ?? 1;
     if (usePrefix && !prefixUsed && lexeme === a.prefixStem) {
-      terms.push(prefixTerm(parsed.prefix as string, lexeme));
+      terms.push(prefixTerm(parsed.prefix as string, lexeme, uses));
       prefixUsed = true;
-    } else terms.push({ query: tsLexeme(lexeme), operands: 1, lexemes: [lexeme], prefixes: [] });
-  }
-  if (usePrefix && !prefixUsed) terms.push(prefixTerm(parsed.prefix as string, a.prefixStem));
+    } else terms.push({ query: tsLexeme(lexeme), operands: 1, uses, lexemes: [lexeme], prefixes: [] });
+  });
+  if (usePrefix && !prefixUsed) terms.push(prefixTerm(parsed.prefix as string, a.prefixStem, 1));
   return { terms, phrases: a.phrases, excluded: a.excluded };
 }
 
-function prefixTerm(raw: string, stem: string | null): RankTerm {
+function prefixTerm(raw: string, stem: string | null, uses: number): RankTerm {
   const { query, lexemes, prefixes } = prefixQuery(raw, stem);
-  return { query, operands: query.split(' | ').length, lexemes, prefixes };
+  return { query, operands: query.split(' | ').length, uses, lexemes, prefixes };
 }
 
 /** Most terms a query ranks with: each adds to the cost of scoring every candidate. */

@@ -19,6 +19,8 @@ export interface SearchScope {
 export interface Analysis {
   /** Free-text and phrase lexemes, first position first, without duplicates. */
   lexemes: string[];
+  /** How many times the query uses each of `lexemes` (a question that says "retrieval" three times is about it). */
+  counts: number[];
   /** The stem of the unfinished last word (null when it is a stop word or there is none). */
   prefixStem: string | null;
   /** True when the unfinished word is a stop word ("the"): it is then left out entirely. */
@@ -34,6 +36,8 @@ export interface RankTerm {
   query: string;
   /** Number of operands in `query` (ts_rank divides by it; we multiply back). */
   operands: number;
+  /** How many times the query uses the term: its weight in the score (query term frequency, as BM25 sums it). */
+  uses: number;
   /** The lexemes it matches whole, and the prefixes it matches (for the term statistics). */
   lexemes: string[];
   prefixes: string[];
@@ -70,6 +74,13 @@ export const RANKING = {
   coverage: 0.3,
   /** Weight of a pair of neighbouring query words found close together (cover density), per pair. */
   proximity: 0.25,
+  /**
+   * Pseudo-relevance feedback (RM3 re-ranking the candidates, `feedbackSql`): the words most used by the `docs` best
+   * documents, `terms` of them, join the query with `weight` of the score, for queries of `minTerms` terms or more (one
+   * or two words name what is wanted: feedback would drift from it). It re-ranks the best `depth` × limit candidates
+   * (at least 30). `weight` 0 turns it off.
+   */
+  feedback: { docs: 10, terms: 20, weight: 0.3, minTerms: 3, depth: 3 },
 };
 
 /**
@@ -224,9 +235,55 @@ function statSpaces(s: SearchScope, readable: Readable): RawBuilder<unknown> {
 
 const tsq = (q: string) => sql`${q}::tsquery`;
 
+/** Whether pseudo-relevance feedback re-ranks this query (on, and a query of `minTerms` terms or more). */
+export function feedbackApplies(plan: RankPlan): boolean {
+  const { weight, minTerms } = RANKING.feedback;
+  return weight > 0 && weight < 1 && plan.terms.length >= minTerms;
+}
+
+/**
+ * `base as (…)`: the best `depth` × `limit` candidates of `first` (the columns of `cand`, and `base`: the score of the
+ * query's own terms) with pseudo-relevance feedback added to `base`: RM3 (Lavrenko and Croft's relevance model) as a
+ * re-ranking of the candidates, so no document is read twice. The `docs` best first-pass documents are the feedback set; each lexeme of
+ * their vectors weighs p = Σ exp(score − best score) · tf / length over them; the `terms` heaviest (usually the
+ * query's own words among them) form an expansion query. Each of its terms scores like a query term (BM25F, with its
+ * idf from the statistics the caller may read), weighted `uses · weight / (1 − weight) · p / Σp` (`uses`: the query's
+ * word count), so the query keeps `1 − weight` of the mix, as RM3 interpolates. Expansion words come only from
+ * documents the caller may read.
+ */
+function feedbackSql(s: SearchScope, stats: CollectionStats, plan: RankPlan, limit: number): RawBuilder<unknown> {
+  const { docs, terms, weight, depth } = RANKING.feedback;
+  if (!feedbackApplies(plan)) return sql`base as (select * from first)`;
+  const uses = plan.terms.reduce((a, t) => a + t.uses, 0);
+  const N = Math.max(stats.docs, 1);
+  const f8 = (x: number) => sql`${x}::float8`;
+  const df = sql`least(r.df, ${f8(N)})`;
+  return sql`top as materialized (select * from first f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${Math.max(depth * limit, 30, docs)}),
+      fb as (select f.v, f.base, (select sum(array_length(u.positions, 1)) from unnest(f.v) u)::float8 as len from top f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${docs}),
+      rel as (
+        select u.lexeme, sum(exp(fb.base - (select max(base) from fb)) * array_length(u.positions, 1) / fb.len) as p
+        from fb cross join lateral unnest(fb.v) u where fb.len > 0
+        group by u.lexeme order by p desc, u.lexeme collate "C" limit ${terms}
+      ),
+      expansion as (
+        select array_agg(('''' || replace(replace(r.lexeme, '\\', '\\\\'), '''', '''''') || '''')::tsquery) as qs,
+          array_agg(${f8((uses * weight) / (1 - weight))} * r.p / (select sum(p) from rel) * ln(1 + (${f8(N)} - ${df} + 0.5) / (${df} + 0.5))) as ws
+        from (
+          select r.lexeme, r.p, coalesce((select sum(x.ndoc) from search_terms_all x where x.workspace_id = ${s.workspaceId} and x.lexeme = r.lexeme
+            and x.doc_type = any(${s.types}::text[]) and ${statSpaces(s, inRs)}), 0)::float8 as df
+          from rel r
+        ) r
+      ),
+      base as materialized (
+        select f.type, f.id, f.title, f.space_id, f.updated_at, f.v, f.base + case when e.qs is null then 0 else search_score(f.v, e.qs, e.ws,
+          array_fill(1::float8, array[cardinality(e.qs)]), ${f8(RANKING.k1)}, ${f8(RANKING.b)}, ${f8(stats.avgLength)}, ${f8(RANKING.titleWeight)}, 0::float8, 1::float8) end as base
+        from top f, expansion e
+      )`;
+}
+
 /**
  * Runs a statement with its whitespace collapsed (none of ours has whitespace inside a literal: values are
- * parameters). Shorter text is cheaper to parse, and on PGlite a statement up to 4,000 characters is prepared once.
+ * parameters). Shorter text is cheaper to parse, and a statement up to 8,000 characters is prepared once (db/prepared-statements.ts).
  */
 async function run<R>(db: Db, query: RawBuilder<R>): Promise<R[]> {
   const compiled = query.compile(db);
@@ -252,15 +309,17 @@ export function snippetSql(s: SearchScope, plan: RankPlan): RawBuilder<string> {
 export const searchRepo = {
   /** Runs the query's words through PostgreSQL's `english` analyser (the same one that built the index). */
   async analyse(db: Db, free: string, prefix: string | null, phrases: string[], excluded: string[]): Promise<Analysis> {
-    const { rows } = await sql<{ lexemes: string[] | null; prefixStem: string | null; phrases: string[] | null; excluded: string[] | null }>`
+    const { rows } = await sql<{ lexemes: string[] | null; counts: number[] | null; prefixStem: string | null; phrases: string[] | null; excluded: string[] | null }>`
+      with x as (
+        select u.lexeme, min(u.pos) as pos, sum(u.n)::int as n from (
+          select lexeme, positions[1] as pos, array_length(positions, 1) as n from unnest(to_tsvector('english', ${free}))
+          union all
+          select lexeme, 1000 + positions[1], array_length(positions, 1) from unnest(to_tsvector('english', ${phrases.join(' , ')}))
+        ) u group by u.lexeme
+      )
       select
-        (select array_agg(x.lexeme order by x.pos) from (
-           select u.lexeme, min(u.positions[1]) as pos from (
-             select lexeme, positions from unnest(to_tsvector('english', ${free}))
-             union all
-             select lexeme, array[1000 + positions[1]] from unnest(to_tsvector('english', ${phrases.join(' , ')}))
-           ) u group by u.lexeme
-         ) x) as lexemes,
+        (select array_agg(x.lexeme order by x.pos) from x) as lexemes,
+        (select array_agg(x.n order by x.pos) from x) as counts,
         (select min(lexeme) from unnest(to_tsvector('english', coalesce(${prefix}::text, '')))) as prefix_stem,
         (select array_agg(q::text) from unnest(${phrases}::text[]) ph, phraseto_tsquery('english', ph) q where numnode(q) > 0) as phrases,
         (select array_agg(q::text) from unnest(${excluded}::text[]) ex, phraseto_tsquery('english', ex) q where numnode(q) > 0) as excluded
@@ -268,6 +327,7 @@ export const searchRepo = {
     const r = rows[0];
     return {
       lexemes: r.lexemes ?? [],
+      counts: (r.counts ?? []).map(Number),
       prefixStem: r.prefixStem,
       prefixIsStopWord: prefix !== null && r.prefixStem === null,
       phrases: r.phrases ?? [],
@@ -345,7 +405,9 @@ ${sql.join(
     const { k1, b, titleWeight, coverage, proximity } = RANKING;
     const N = Math.max(stats.docs, 1);
     const idf = stats.df.map((df) => Math.log(1 + (N - Math.min(df, N) + 0.5) / (Math.min(df, N) + 0.5)));
-    const idfSum = idf.reduce((a, x) => a + x, 0) || 1;
+    // Each term weighs its idf times the number of times the query uses it.
+    const weights = idf.map((x, i) => x * plan.terms[i].uses);
+    const weightSum = weights.reduce((a, x) => a + x, 0) || 1;
     const pairQueries = plan.terms.slice(1).map((t, j) => `(${plan.terms[j].query}) & (${t.query})`);
     const pairWeights = plan.terms.slice(1).map((_, j) => proximity * Math.min(idf[j], idf[j + 1]));
     const maxProx = pairWeights.reduce((a, x) => a + x, 0);
@@ -378,11 +440,12 @@ ${sql.join(
         select distinct on (id collate "C") type, id, title, space_id, updated_at, v || ''::tsvector as v
         from (${sql.join(parts, sql` union all `)}) z
       ),
-      base as materialized (
-        select c.*, search_score(c.v, ${plan.terms.map((t) => t.query)}::tsquery[], ${idf}::float8[], ${plan.terms.map((t) => t.operands)}::float8[],
-          ${f8(k1)}, ${f8(b)}, ${f8(stats.avgLength)}, ${f8(titleWeight)}, ${f8(coverage)}, ${f8(idfSum)}) as base
+      first as materialized (
+        select c.*, search_score(c.v, ${plan.terms.map((t) => t.query)}::tsquery[], ${weights}::float8[], ${plan.terms.map((t) => t.operands)}::float8[],
+          ${f8(k1)}, ${f8(b)}, ${f8(stats.avgLength)}, ${f8(titleWeight)}, ${f8(coverage)}, ${f8(weightSum)}) as base
         from cand c
       ),
+      ${feedbackSql(s, stats, plan, limit)},
       threshold as (select coalesce(min(z.base), 0) as t from (select base from base order by base desc limit ${limit}) z),
       scored as (
         select c.type, c.id, c.title, c.space_id, c.updated_at,

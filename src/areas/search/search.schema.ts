@@ -22,7 +22,7 @@ const QueryText = z
   .string()
   .max(2000)
   .refine((s) => s.trim().length > 0, 'must not be empty')
-  .describe('What to look for: words or a question; "quoted phrase" required; -word excluded; the last word may be unfinished');
+  .describe('What to look for: words or a question; "quoted phrase" required (in a question of 8+ words, quotes only quote); -word excluded; the last word may be unfinished');
 
 export const SearchQuery = z.object({
   query: QueryText,

@@ -10,7 +10,7 @@ export const searchTools = [
     title: 'Search pages and tasks',
     category,
     description:
-      'Full-text search over the pages and tasks of a workspace you can read, best first. `query` takes words, "quoted phrases" and -excluded words; narrow with `spaceId` or `types` (page, task). Returns `{ items: [{ type, id, title, snippet, score, spaceId, updatedAt }], total }`; read a hit with `page_get` or `task_get`.',
+      'Full-text search over the pages and tasks of a workspace you can read, best first. `query` takes words or a whole question, "quoted phrases" (required, except inside a question of 8+ words) and -excluded words; narrow with `spaceId` or `types` (page, task). Returns `{ items: [{ type, id, title, snippet, score, spaceId, updatedAt }], total }`; read a hit with `page_get` or `task_get`.',
     input: SearchQuery,
     annotations: READ,
     handler: async (ctx, a) => listOf(await search(ctx, a)),
