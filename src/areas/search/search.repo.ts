@@ -236,7 +236,7 @@ function statSpaces(s: SearchScope, readable: Readable): RawBuilder<unknown> {
 const tsq = (q: string) => sql`${q}::tsquery`;
 
 /** Whether pseudo-relevance feedback re-ranks this query (on, and a query of `minTerms` terms or more). */
-export function feedbackApplies(plan: RankPlan): boolean {
+function feedbackApplies(plan: RankPlan): boolean {
   const { weight, minTerms } = RANKING.feedback;
   return weight > 0 && weight < 1 && plan.terms.length >= minTerms;
 }
@@ -265,7 +265,7 @@ function feedbackSql(s: SearchScope, stats: CollectionStats, plan: RankPlan, lim
         from fb cross join lateral unnest(fb.v) u where fb.len > 0
         group by u.lexeme order by p desc, u.lexeme collate "C" limit ${terms}
       ),
-      expansion as (
+      expansion as materialized (
         select array_agg(('''' || replace(replace(r.lexeme, '\\', '\\\\'), '''', '''''') || '''')::tsquery) as qs,
           array_agg(${f8((uses * weight) / (1 - weight))} * r.p / (select sum(p) from rel) * ln(1 + (${f8(N)} - ${df} + 0.5) / (${df} + 0.5))) as ws
         from (
@@ -446,7 +446,7 @@ ${sql.join(
         from cand c
       ),
       ${feedbackSql(s, stats, plan, limit)},
-      threshold as (select coalesce(min(z.base), 0) as t from (select base from base order by base desc limit ${limit}) z),
+      threshold as materialized (select coalesce(min(z.base), 0) as t from (select base from base order by base desc limit ${limit}) z),
       scored as (
         select c.type, c.id, c.title, c.space_id, c.updated_at,
           (c.base + case when c.base >= th.t - ${f8(maxProx)} then search_proximity(c.v, ${pairQueries}::tsquery[], ${pairWeights}::float8[]) else 0 end)::float8 as score

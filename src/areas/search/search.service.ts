@@ -7,7 +7,7 @@ import { parseQuery } from './search.parse.js';
 import { type HybridSearch, hybridApplies, hybridRank, hybridSearch } from './search.hybrid.js';
 import { buildPlan, keepRarest } from './search.plan.js';
 import { presentResult, type SearchResult } from './search.present.js';
-import { type DocType, feedbackApplies, type RankedRow, type SearchScope, searchRepo } from './search.repo.js';
+import { type DocType, type RankedRow, type SearchScope, searchRepo } from './search.repo.js';
 
 export interface SearchInput {
   query: string;
@@ -46,8 +46,6 @@ export async function rankedSearch(db: Db, scope: SearchScope, query: string, li
   }
   return withGenericPlans(db, async (conn) => {
     const ranked = keepRarest(plan, await searchRepo.stats(conn, scope, plan.terms));
-    // With feedback, the ranking's generic plan is slow (70 ms against 40 at 100,000 pages, p95): plan it each time.
-    if (!db.isTransaction && feedbackApplies(ranked.plan)) await sql.raw('set local plan_cache_mode = force_custom_plan').execute(conn);
     return searchRepo.rank(conn, scope, ranked.plan, ranked.stats, limit);
   });
 }
