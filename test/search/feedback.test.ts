@@ -48,7 +48,12 @@ beforeAll(async () => {
       `Rotation runbook ${i}`,
       'Rotate the signing keys every quarter. Publish the new signing key in the JWKS document with a fresh kid; verifiers cache the JWKS and look keys up by kid.',
     );
-  await page('verification', platform, 'Token verification', 'Verifiers fetch the JWKS document and select the key by its kid. An unknown kid refreshes the cached JWKS.');
+  await page(
+    'verification',
+    platform,
+    'Token verification',
+    'Verifiers fetch the JWKS document and select the key by its kid. An unknown kid refreshes the cached JWKS.',
+  );
   await page('officeKeys', platform, 'Office', 'Spare keys for the office are at reception. Lost keys: tell reception, keys are replaced within a day.');
   for (let i = 1; i <= 5; i++)
     await page(
@@ -85,11 +90,5 @@ describe('pseudo-relevance feedback', () => {
     // The editor's ranking is not moved by them.
     const editorOrder = await ranked(editor, 'rotate signing keys');
     expect(editorOrder.indexOf('verification')).toBeLessThan(editorOrder.indexOf('officeKeys'));
-  });
-
-  it('leaves one- and two-word queries to their own words', async () => {
-    // Two words: no feedback, so the page with "keys" three times comes first among the single-word matches.
-    const order = await ranked(editor, 'signing keys');
-    expect(order.indexOf('officeKeys')).toBeLessThan(order.indexOf('verification'));
   });
 });
