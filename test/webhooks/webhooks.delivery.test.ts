@@ -249,7 +249,8 @@ describe('webhook deliveries', () => {
     expect(other.status).toBe(404);
   });
 
-  it('disables an endpoint after 3 deliveries failed for good, and tells the admins', async () => {
+  /** An endpoint answering 503 to everything, with 3 events delivered to it until each failed for good (8 attempts). */
+  async function failThreeDeliveries() {
     const r = await receiver();
     r.answer((_req, res) => {
       res.statusCode = 503;
@@ -278,14 +279,38 @@ describe('webhook deliveries', () => {
     expect(r.received).toHaveLength(24);
     const got = await t.request({ url: `/api/v1/webhooks/${webhook.id}`, token: admin.token });
     expect(got.body.data).toMatchObject({ enabled: false, failedDeliveriesInRow: 3, disabledReason: '3 deliveries in a row failed' });
-    const notes = await sql<{
-      kind: string;
-      subjectId: string;
-    }>`select kind, subject_id from notifications where user_id = ${admin.id} and kind = 'webhook_disabled'`.execute(t.database.db);
-    expect(notes.rows).toEqual([{ kind: 'webhook_disabled', subjectId: webhook.id }]);
+    return webhook;
+  }
+  const disabledNotes = async () =>
+    (
+      await sql<{
+        kind: string;
+        subjectId: string;
+      }>`select kind, subject_id from notifications where user_id = ${admin.id} and kind = 'webhook_disabled'`.execute(t.database.db)
+    ).rows;
+
+  it('disables an endpoint after 3 deliveries failed for good, and tells the admins', async () => {
+    const webhook = await failThreeDeliveries();
+    // Written with the last failure, in its transaction: seen as soon as the deliveries are.
+    expect(await disabledNotes()).toEqual([{ kind: 'webhook_disabled', subjectId: webhook.id }]);
     // A disabled endpoint gets no new deliveries, and no pings.
     expect((await emit(t, admin, [{ workspaceId: ws, type: 'task.created' }])).fanned).toBe(0);
     expect((await t.request({ method: 'POST', url: `/api/v1/webhooks/${webhook.id}/ping`, token: admin.token })).status).toBe(422);
+  });
+
+  it('still disables the endpoint and records the last failure when telling the admins fails', async () => {
+    await t.database.db.deleteFrom('notifications').where('kind', '=', 'webhook_disabled').execute();
+    await sql`create function refuse_note() returns trigger language plpgsql as $$ begin raise exception 'notifications are refused'; end $$`.execute(
+      t.database.db,
+    );
+    await sql`create trigger refuse_note before insert on notifications for each row execute function refuse_note()`.execute(t.database.db);
+    try {
+      await failThreeDeliveries();
+      expect(await disabledNotes()).toEqual([]);
+    } finally {
+      await sql`drop trigger refuse_note on notifications`.execute(t.database.db);
+      await sql`drop function refuse_note()`.execute(t.database.db);
+    }
   });
 
   it('delivers each event once with two workers', async () => {

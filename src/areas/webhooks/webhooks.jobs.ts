@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
+import type { Db } from '../../db/index.js';
 import { newId } from '../../ids.js';
 import type { ClaimedJob } from '../../jobs/queue.js';
 import type { AreaJobs } from '../../jobs/registry.js';
@@ -66,18 +68,26 @@ async function deliverOnce(job: ClaimedJob, jc: JobContext) {
     if (nextAttemptAt) await webhooksRepo.queueDeliveryJob(trx, row.workspaceId, row.id, generation, nextAttemptAt, newId());
     if (ok) await webhooksRepo.resetFailures(trx, row.workspaceId, row.webhookId);
     if (!final) return false;
-    return webhooksRepo.countFailedDelivery(trx, row.workspaceId, row.webhookId, DISABLE_AFTER_FAILED_DELIVERIES, now);
+    const disabled = await webhooksRepo.countFailedDelivery(trx, row.workspaceId, row.webhookId, DISABLE_AFTER_FAILED_DELIVERIES, now);
+    if (disabled) await notifyDisabled(trx, jc, row.workspaceId, row.webhookId, row.url);
+    return disabled;
   });
-  if (disabledNow) await notifyDisabled(jc, row.workspaceId, row.webhookId, row.url);
   return { deliveryId, attempt, status: outcome.status, delivered: ok, disabled: disabledNow };
 }
 
-/** Best effort: the endpoint is disabled either way; a missing or different notifications table is logged, not fatal. */
-async function notifyDisabled(jc: JobContext, workspaceId: string, webhookId: string, url: string) {
+/**
+ * Tells the admins in the transaction that disables the endpoint, so the two are seen together and a crash cannot
+ * keep one without the other. Best effort behind a savepoint: the endpoint is disabled either way, and a missing or
+ * different notifications table is logged, not fatal.
+ */
+async function notifyDisabled(trx: Db, jc: JobContext, workspaceId: string, webhookId: string, url: string) {
+  await sql`savepoint notify_disabled`.execute(trx);
   try {
     const title = `Webhook to ${new URL(url).host} was disabled after ${DISABLE_AFTER_FAILED_DELIVERIES} failed deliveries`;
-    await webhooksRepo.notifyAdminsOfDisabling(jc.db, workspaceId, webhookId, title, newId());
+    await webhooksRepo.notifyAdminsOfDisabling(trx, workspaceId, webhookId, title, newId());
+    await sql`release savepoint notify_disabled`.execute(trx);
   } catch (err) {
+    await sql`rollback to savepoint notify_disabled`.execute(trx);
     jc.log.error({ err, webhookId }, 'webhook disabled: admin notification failed');
   }
 }
