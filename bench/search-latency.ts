@@ -8,6 +8,10 @@
  * primary-key select below HTTP. It prints p50/p95/p99 of each and the ratios to the page read. Goals: search
  * p95 < 50 ms and suggest p95 < 20 ms at 100,000 pages, published with the page read's p95 beside them. With
  * DATABASE_URL set, the same on a fresh database of that PostgreSQL server (dropped after).
+ * SEARCH_BENCH_HUGE=n adds n huge pages (every word of the queries' vocabulary, every name and 20,000 made-up words
+ * each), and a quarter of the searches ask for two names and a prefix, which rank them among the best, so
+ * pseudo-relevance feedback reads them; SEARCH_BENCH_RANKING (as in the relevance benches) tries other ranking
+ * constants, e.g. '{"feedback":{"weight":0}}' for a run without feedback.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +24,7 @@ import { cliCtx } from '../src/cli/database.js';
 import { loadConfig } from '../src/config.js';
 import { type Database, migrateToLatest, openDatabase } from '../src/db/index.js';
 import { newId } from '../src/ids.js';
+import { rankingFromEnv } from './lib/ranking-override.js';
 import { describeLatencies, describeRatio, percentile, timedGet, timeInterleaved } from './lib/sequential.js';
 import { freshDatabase } from './lib/target.js';
 import { KEY_DOCS } from './search-relevance/corpus-docs.js';
@@ -27,6 +32,7 @@ import { prng } from './search-relevance/corpus.js';
 
 const PAGES = Number(process.env.SEARCH_BENCH_PAGES ?? 10_000);
 const QUERIES = Number(process.env.SEARCH_BENCH_QUERIES ?? 200);
+const HUGE = Number(process.env.SEARCH_BENCH_HUGE ?? 0);
 /** The goals (p95, ms) and the page count they are set at. */
 const GOALS = { search: 50, suggest: 20, atPages: 100_000 };
 const r = prng(7);
@@ -127,6 +133,29 @@ async function seed(db: Db): Promise<{ workspaceId: string; userId: string }> {
   return { workspaceId, userId };
 }
 
+/**
+ * `n` huge pages in the first space (added once: a reused database keeps them): each holds every word of the queries'
+ * vocabulary, every name of the pages and 20,000 more made-up words, as a glossary, a log dump or a pasted spreadsheet does.
+ */
+async function seedHugePages(db: Db, workspaceId: string, n: number) {
+  const have = (await sql<{ n: number }>`select count(*)::int as n from pages where workspace_id = ${workspaceId} and title like 'Huge page %'`.execute(db))
+    .rows[0].n;
+  const spaceId = (
+    await sql<{ id: string }>`select id from spaces where workspace_id = ${workspaceId} and visibility = 'public' order by id limit 1`.execute(db)
+  ).rows[0].id;
+  const g = prng(13);
+  for (let i = have; i < n; i++) {
+    const made = Array.from({ length: 20_000 }, (_, k) => `${g.pick(SYL)}${g.pick(SYL)}${k.toString(36)}`);
+    const text = `${SENTENCES.join(' ')} ${NAMES.join(' ')} ${made.join(' ')}`;
+    const id = newId();
+    await sql`insert into pages (id, workspace_id, space_id, title, slug, content, text_content, position)
+      values (${id}, ${workspaceId}, ${spaceId}, ${`Huge page ${i + 1}`}, ${id}, ${JSON.stringify({ type: 'doc', content: [] })}::jsonb, ${text}, ${`z${i}`})`.execute(
+      db,
+    );
+  }
+  if (n > have) console.log(`added ${n - have} huge pages (${n} in all)`);
+}
+
 /** The queries of a run: from their own generator, so the same whether the database was just seeded or reused. */
 function makeQueries() {
   const words = [
@@ -142,7 +171,8 @@ function makeQueries() {
     const kind = i % 4;
     if (kind === 0) search.push(`how do I ${q.pick(words)} the ${q.pick(words)} ${q.pick(words)}?`);
     else if (kind === 1) search.push(`${q.pick(words)} ${q.pick(words)}`);
-    else if (kind === 2) search.push(`${zipfName(q).toLowerCase()} ${q.pick(words).slice(0, 4)}`);
+    // With huge pages, names come in pairs: few pages hold both, the huge ones all, so they are among the best.
+    else if (kind === 2) search.push(`${zipfName(q).toLowerCase()}${HUGE ? ` ${zipfName(q).toLowerCase()}` : ''} ${q.pick(words).slice(0, 4)}`);
     else search.push(`"${q.pick(SENTENCES).split(' ').slice(1, 3).join(' ')}" -${q.pick(words)}`);
   }
   const suggest = Array.from({ length: QUERIES }, (_, i) => {
@@ -193,6 +223,9 @@ async function main() {
     const db = database.db;
     await migrateToLatest(db);
     const { workspaceId, userId } = await seededWorkspace(db, dir);
+    await seedHugePages(db, workspaceId, HUGE);
+    const ranking = rankingFromEnv();
+    if (ranking) console.log(`ranking: ${ranking}`);
     const service = await startService(database, dir, url, userId);
     app = service.app;
     const queries = makeQueries();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import { createWorkspace, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 import { createSpace } from '../spaces/helpers.js';
 
 /**
@@ -14,14 +14,14 @@ let admin: TestUser;
 let editor: TestUser;
 const ids: Record<string, string> = {};
 
-async function page(key: string, spaceId: string, title: string, markdown: string) {
-  const res = await t.request({ method: 'POST', url: '/api/v1/pages', token: admin.token, body: { workspaceId: ws, spaceId, title, markdown } });
+async function page(key: string, spaceId: string, title: string, markdown: string, workspaceId = ws) {
+  const res = await t.request({ method: 'POST', url: '/api/v1/pages', token: admin.token, body: { workspaceId, spaceId, title, markdown } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   ids[key] = res.body.data.id;
 }
 
-async function ranked(user: TestUser, query: string): Promise<string[]> {
-  const res = await t.request({ url: '/api/v1/search', token: user.token, query: { workspaceId: ws, query, limit: '20' } });
+async function ranked(user: TestUser, query: string, workspaceId = ws): Promise<string[]> {
+  const res = await t.request({ url: '/api/v1/search', token: user.token, query: { workspaceId, query, limit: '20' } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data.map((r: { id: string }) => Object.entries(ids).find(([, v]) => v === r.id)?.[0] ?? r.id);
 }
@@ -90,5 +90,20 @@ describe('pseudo-relevance feedback', () => {
     // The editor's ranking is not moved by them.
     const editorOrder = await ranked(editor, 'rotate signing keys');
     expect(editorOrder.indexOf('verification')).toBeLessThan(editorOrder.indexOf('officeKeys'));
+  });
+
+  it('takes no words from a document of more than 5,000 distinct words', async () => {
+    // In a workspace of its own, so the other tests' statistics stay as they are.
+    const other = (await createWorkspace(t, admin)).id;
+    const space = (await createSpace(t, admin, other, { name: 'Ops' })).id;
+    await page('withAlpha', space, 'Ops one', 'Rotate signing keys. Alphanote.', other);
+    await page('withBeta', space, 'Ops two', 'Rotate signing keys. Betanote.', other);
+    // A feedback document (there are only three) that is a tenth "alphanote"; but a glossary of 6,000 other words too.
+    const glossary = Array.from({ length: 6000 }, (_, i) => `gl${i.toString(36)}q`).join(' ');
+    await page('glossary', space, 'Signing keys glossary', `${'Rotate signing keys. '.repeat(1000)}${'Alphanote. '.repeat(1000)}${glossary}`, other);
+    const order = await ranked(admin, 'rotate signing keys', other);
+    // Fed only by the two short pages, the rarer "betanote" (one page against two) weighs more; the glossary's
+    // "alphanote" would put withAlpha first.
+    expect(order.filter((k) => k !== 'glossary')).toEqual(['withBeta', 'withAlpha']);
   });
 });

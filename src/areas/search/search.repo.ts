@@ -78,9 +78,11 @@ export const RANKING = {
    * Pseudo-relevance feedback (RM3 re-ranking the candidates, `feedbackSql`): the words most used by the `docs` best
    * documents, `terms` of them, join the query with `weight` of the score, for queries of `minTerms` terms or more (one
    * or two words name what is wanted: feedback would drift from it). It re-ranks the best `depth` × limit candidates
-   * (at least 30). `weight` 0 turns it off.
+   * (at least 30). A feedback document of more than `maxLexemes` distinct words (a glossary, a log dump) lends it none:
+   * reading all its words would cost more than the whole search, and each weighs next to nothing in the model (its
+   * share is its count over its length). `weight` 0 turns it off.
    */
-  feedback: { docs: 10, terms: 20, weight: 0.3, minTerms: 3, depth: 3 },
+  feedback: { docs: 10, terms: 20, weight: 0.3, minTerms: 3, depth: 3, maxLexemes: 5000 },
 };
 
 /**
@@ -244,22 +246,24 @@ function feedbackApplies(plan: RankPlan): boolean {
 /**
  * `base as (…)`: the best `depth` × `limit` candidates of `first` (the columns of `cand`, and `base`: the score of the
  * query's own terms) with pseudo-relevance feedback added to `base`: RM3 (Lavrenko and Croft's relevance model) as a
- * re-ranking of the candidates, so no document is read twice. The `docs` best first-pass documents are the feedback set; each lexeme of
- * their vectors weighs p = Σ exp(score − best score) · tf / length over them; the `terms` heaviest (usually the
- * query's own words among them) form an expansion query. Each of its terms scores like a query term (BM25F, with its
- * idf from the statistics the caller may read), weighted `uses · weight / (1 − weight) · p / Σp` (`uses`: the query's
- * word count), so the query keeps `1 − weight` of the mix, as RM3 interpolates. Expansion words come only from
- * documents the caller may read.
+ * re-ranking of the candidates, so no document is read twice. The `docs` best first-pass documents are the feedback
+ * set; each lexeme of their vectors (but those of more than `maxLexemes` lexemes: their `len` is null) weighs
+ * p = Σ exp(score − best score) · tf / length over them; the `terms` heaviest (usually the query's own words among
+ * them) form an expansion query. Each of its terms scores like a query term (BM25F, with its idf from the statistics
+ * the caller may read), weighted `uses · weight / (1 − weight) · p / Σp` (`uses`: the query's word count), so the
+ * query keeps `1 − weight` of the mix, as RM3 interpolates. Expansion words come only from documents the caller may
+ * read.
  */
 function feedbackSql(s: SearchScope, stats: CollectionStats, plan: RankPlan, limit: number): RawBuilder<unknown> {
-  const { docs, terms, weight, depth } = RANKING.feedback;
+  const { docs, terms, weight, depth, maxLexemes } = RANKING.feedback;
   if (!feedbackApplies(plan)) return sql`base as (select * from first)`;
   const uses = plan.terms.reduce((a, t) => a + t.uses, 0);
   const N = Math.max(stats.docs, 1);
   const f8 = (x: number) => sql`${x}::float8`;
   const df = sql`least(r.df, ${f8(N)})`;
   return sql`top as materialized (select * from first f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${Math.max(depth * limit, 30, docs)}),
-      fb as (select f.v, f.base, (select sum(array_length(u.positions, 1)) from unnest(f.v) u)::float8 as len from top f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${docs}),
+      fb as (select f.v, f.base, case when length(f.v) <= ${maxLexemes} then (select sum(array_length(u.positions, 1)) from unnest(f.v) u)::float8 end as len
+        from top f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${docs}),
       rel as (
         select u.lexeme, sum(exp(fb.base - (select max(base) from fb)) * array_length(u.positions, 1) / fb.len) as p
         from fb cross join lateral unnest(fb.v) u where fb.len > 0
@@ -309,7 +313,13 @@ export function snippetSql(s: SearchScope, plan: RankPlan): RawBuilder<string> {
 export const searchRepo = {
   /** Runs the query's words through PostgreSQL's `english` analyser (the same one that built the index). */
   async analyse(db: Db, free: string, prefix: string | null, phrases: string[], excluded: string[]): Promise<Analysis> {
-    const { rows } = await sql<{ lexemes: string[] | null; counts: number[] | null; prefixStem: string | null; phrases: string[] | null; excluded: string[] | null }>`
+    const { rows } = await sql<{
+      lexemes: string[] | null;
+      counts: number[] | null;
+      prefixStem: string | null;
+      phrases: string[] | null;
+      excluded: string[] | null;
+    }>`
       with x as (
         select u.lexeme, min(u.pos) as pos, sum(u.n)::int as n from (
           select lexeme, positions[1] as pos, array_length(positions, 1) as n from unnest(to_tsvector('english', ${free}))
