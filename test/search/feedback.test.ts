@@ -20,6 +20,11 @@ async function page(key: string, spaceId: string, title: string, markdown: strin
   ids[key] = res.body.data.id;
 }
 
+/** `n` pages of the same text: `${key}1` … titled `${title} 1` …. */
+async function copies(n: number, key: string, spaceId: string, title: string, markdown: string) {
+  for (let i = 1; i <= n; i++) await page(`${key}${i}`, spaceId, `${title} ${i}`, markdown);
+}
+
 async function ranked(user: TestUser, query: string, workspaceId = ws): Promise<string[]> {
   const res = await t.request({ url: '/api/v1/search', token: user.token, query: { workspaceId, query, limit: '20' } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -41,13 +46,13 @@ beforeAll(async () => {
   await page('restoreFirst', notes, 'Notes two', 'Restore restore backup.');
   await page('unrelated', notes, 'Lunch', 'Pizza on Fridays.');
 
-  for (let i = 1; i <= 4; i++)
-    await page(
-      `runbook${i}`,
-      platform,
-      `Rotation runbook ${i}`,
-      'Rotate the signing keys every quarter. Publish the new signing key in the JWKS document with a fresh kid; verifiers cache the JWKS and look keys up by kid.',
-    );
+  await copies(
+    4,
+    'runbook',
+    platform,
+    'Rotation runbook',
+    'Rotate the signing keys every quarter. Publish the new signing key in the JWKS document with a fresh kid; verifiers cache the JWKS and look keys up by kid.',
+  );
   await page(
     'verification',
     platform,
@@ -55,13 +60,13 @@ beforeAll(async () => {
     'Verifiers fetch the JWKS document and select the key by its kid. An unknown kid refreshes the cached JWKS.',
   );
   await page('officeKeys', platform, 'Office', 'Spare keys for the office are at reception. Lost keys: tell reception, keys are replaced within a day.');
-  for (let i = 1; i <= 5; i++)
-    await page(
-      `facilities${i}`,
-      facilities,
-      `Front desk ${i}`,
-      'Rotate the spare office keys at reception; signing the reception log is required for keys. Spare keys, office keys, reception keys.',
-    );
+  await copies(
+    5,
+    'facilities',
+    facilities,
+    'Front desk',
+    'Rotate the spare office keys at reception; signing the reception log is required for keys. Spare keys, office keys, reception keys.',
+  );
 }, 120_000);
 afterAll(() => t.close());
 

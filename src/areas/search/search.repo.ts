@@ -247,12 +247,12 @@ function feedbackApplies(plan: RankPlan): boolean {
  * `base as (…)`: the best `depth` × `limit` candidates of `first` (the columns of `cand`, and `base`: the score of the
  * query's own terms) with pseudo-relevance feedback added to `base`: RM3 (Lavrenko and Croft's relevance model) as a
  * re-ranking of the candidates, so no document is read twice. The `docs` best first-pass documents are the feedback
- * set; each lexeme of their vectors (but those of more than `maxLexemes` lexemes: their `len` is null) weighs
- * p = Σ exp(score − best score) · tf / length over them; the `terms` heaviest (usually the query's own words among
- * them) form an expansion query. Each of its terms scores like a query term (BM25F, with its idf from the statistics
- * the caller may read), weighted `uses · weight / (1 − weight) · p / Σp` (`uses`: the query's word count), so the
- * query keeps `1 − weight` of the mix, as RM3 interpolates. Expansion words come only from documents the caller may
- * read.
+ * set; each lexeme of their vectors (each vector read once, its length a window sum over the same read; one of
+ * more than `maxLexemes` lexemes is not read) weighs p = Σ exp(score − best score) · tf / length over them; the
+ * `terms` heaviest (usually the query's own words among them) form an expansion query. Each of its terms scores like
+ * a query term (BM25F, with its idf from the statistics the caller may read), weighted
+ * `uses · weight / (1 − weight) · p / Σp` (`uses`: the query's word count), so the query keeps `1 − weight` of the
+ * mix, as RM3 interpolates. Expansion words come only from documents the caller may read.
  */
 function feedbackSql(s: SearchScope, stats: CollectionStats, plan: RankPlan, limit: number): RawBuilder<unknown> {
   const { docs, terms, weight, depth, maxLexemes } = RANKING.feedback;
@@ -262,11 +262,13 @@ function feedbackSql(s: SearchScope, stats: CollectionStats, plan: RankPlan, lim
   const f8 = (x: number) => sql`${x}::float8`;
   const df = sql`least(r.df, ${f8(N)})`;
   return sql`top as materialized (select * from first f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${Math.max(depth * limit, 30, docs)}),
-      fb as (select f.v, f.base, case when length(f.v) <= ${maxLexemes} then (select sum(array_length(u.positions, 1)) from unnest(f.v) u)::float8 end as len
-        from top f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${docs}),
+      fb as (select f.v, f.base from top f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${docs}),
       rel as (
-        select u.lexeme, sum(exp(fb.base - (select max(base) from fb)) * array_length(u.positions, 1) / fb.len) as p
-        from fb cross join lateral unnest(fb.v) u where fb.len > 0
+        select u.lexeme, sum(exp(fb.base - (select max(base) from fb)) * u.n / u.len) as p
+        from fb cross join lateral (
+          select w.lexeme, array_length(w.positions, 1) as n, (sum(array_length(w.positions, 1)) over ())::float8 as len from unnest(fb.v) w
+        ) u
+        where length(fb.v) <= ${maxLexemes}
         group by u.lexeme order by p desc, u.lexeme collate "C" limit ${terms}
       ),
       expansion as materialized (
