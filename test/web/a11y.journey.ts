@@ -28,6 +28,16 @@ async function axeViolations(page: Page, screen: string): Promise<string[]> {
 }
 
 async function axeRun(page: Page, screen: string): Promise<string[]> {
+  // A theme switch starts colour transitions (200 ms on a segmented control's labels): contrast is judged once they
+  // end, not on a colour halfway between the two themes. Endless animations (a loader) are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(o: unknown): Promise<{ violations: Violation[] }> } }).axe;
