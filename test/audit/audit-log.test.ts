@@ -28,44 +28,68 @@ describe('GET /v1/audit-log: who may read it', () => {
     expect((await t.request({ url: '/api/audit-log', token: admin.token, query: { workspaceId: workspace.id } })).status).toBe(200);
   });
 
-  it('shows a member’s account events to that workspace’s admins only, and only while they are a member', async () => {
+  it('shows a member’s sign-ins made since joining, and none of their other account events', async () => {
     const [ana, ben, zoe] = await Promise.all([createUser(t, 'Ana'), createUser(t, 'Ben'), createUser(t, 'Zoe')]);
     const ours = await createWorkspace(t, ana, 'Ours');
     const theirs = await createWorkspace(t, zoe, 'Theirs');
-    await addMember(t, ours.id, ana, ben, 'editor');
-    await recordAs(t, ben.id, { workspaceId: null, action: 'auth.session_revoked', targetType: 'session', targetId: 'session-1', details: { reason: 'test' } });
-    await recordAs(t, ben.id, { workspaceId: null, action: 'auth.signin_failed', details: { email: ben.email } }, '192.0.2.44');
-    // Another workspace's event about Ben is that workspace's own.
-    await recordAs(t, zoe.id, { workspaceId: theirs.id, action: 'member.added', targetType: 'user', targetId: zoe.id, details: { role: 'admin' } });
+    /** Ben's account activity over HTTP: a sign-in, a failed sign-in, a key, a password change (then the new one). */
+    let password = 'correct-horse';
+    const activity = async (round: string) => {
+      const login = await t.request({ method: 'POST', url: '/api/v1/auth/login', body: { email: ben.email, password } });
+      expect(login.status).toBe(200);
+      const wrong = await t.request({ method: 'POST', url: '/api/v1/auth/login', body: { email: ben.email, password: 'wrong-horse' } });
+      expect(wrong.status).toBe(401);
+      const key = await t.request({ method: 'POST', url: '/api/v1/api-keys', token: login.body.data.token, body: { name: `ben-secret-${round}` } });
+      expect(key.status).toBe(201);
+      const next = `${password}-x`;
+      const changed = await t.request({
+        method: 'POST',
+        url: '/api/v1/users/me/password',
+        token: login.body.data.token,
+        body: { currentPassword: password, newPassword: next },
+      });
+      expect(changed.status).toBe(200);
+      password = next;
+      return login.body.data;
+    };
+    const accountEvents = async (admin: typeof ana, workspaceId: string) =>
+      (await auditLog(t, admin, workspaceId, { actorId: ben.id })).data.filter((e) => e.workspaceId === null);
 
-    const seen = await auditLog(t, ana, ours.id, { actorId: ben.id, action: 'auth.signin_failed,auth.session_revoked' });
-    expect(seen.data.map((e) => e.action)).toEqual(['auth.signin_failed', 'auth.session_revoked']);
-    expect(seen.data[0]).toMatchObject({
-      workspaceId: null,
-      actor: { id: ben.id, name: 'Ben', email: ben.email },
-      target: null,
-      details: { email: ben.email },
-      address: '192.0.2.44',
-      userAgent: 'test-agent',
-    });
-    expect(seen.data[1]).toMatchObject({ target: { type: 'session', id: 'session-1', name: null }, details: { reason: 'test' } });
-    // His sign-in at signup, recorded by the auth area, is there too.
-    expect((await auditLog(t, ana, ours.id, { actorId: ben.id, action: 'auth.signin' })).data).toHaveLength(1);
-    expect(Number.isNaN(Date.parse(seen.data[0].createdAt))).toBe(false);
+    // Another workspace's event is that workspace's own.
+    await recordAs(t, zoe.id, { workspaceId: theirs.id, action: 'member.added', targetType: 'user', targetId: zoe.id, details: { role: 'admin' } });
+    // Before Ben joins: his signup, a sign-in, a failed sign-in, a key and a password change.
+    await activity('before');
+    await addMember(t, ours.id, ana, ben, 'editor');
+    // Ana sees that he joined, and nothing of his account from before.
+    expect(await accountEvents(ana, ours.id)).toEqual([]);
+    expect((await auditLog(t, ana, ours.id, { targetId: ben.id })).data.map((e) => e.action)).toEqual(['member.added']);
+
+    // After he joined: the same activity again. Only the sign-in shows.
+    await activity('member');
+    const seen = await accountEvents(ana, ours.id);
+    expect(seen.map((e) => e.action)).toEqual(['auth.signin']);
+    expect(seen[0]).toMatchObject({ actor: { id: ben.id, name: 'Ben' }, target: { type: 'session' }, details: { via: 'password' } });
+    // Nothing in the log names his keys, however the admin filters.
+    const everything = JSON.stringify((await auditLog(t, ana, ours.id, { limit: '200' })).data);
+    expect(everything).not.toContain('ben-secret');
+    for (const action of ['auth.signin_failed', 'auth.password_changed', 'api_key.created', 'auth.session_revoked'])
+      expect((await auditLog(t, ana, ours.id, { action, actorId: ben.id })).data, action).toEqual([]);
 
     // Zoe administers a workspace Ben is not in: none of his account events, none of Ours' entries.
     const other = await auditLog(t, zoe, theirs.id);
     expect(other.data.some((e) => e.actor?.id === ben.id)).toBe(false);
     expect(other.data.filter((e) => e.workspaceId !== null).map((e) => e.action)).toEqual(['member.added']);
-    expect(other.data.filter((e) => e.workspaceId === null).every((e) => e.actor?.id === zoe.id)).toBe(true);
     expect((await auditLog(t, ana, ours.id)).data.some((e) => e.workspaceId === theirs.id)).toBe(false);
 
-    // Once Ben has left, his account events leave Ours' log (the workspace's own entries about him stay).
+    // Once Ben has left, his sign-ins leave Ours' log (the workspace's own entries about him stay).
     expect((await t.request({ method: 'DELETE', url: `/api/v1/workspaces/${ours.id}/members/${ben.id}`, token: ana.token })).status).toBe(200);
+    expect(await accountEvents(ana, ours.id)).toEqual([]);
     const after = await auditLog(t, ana, ours.id);
-    expect(after.data.some((e) => e.workspaceId === null && e.actor?.id === ben.id)).toBe(false);
-    expect(after.data.some((e) => e.workspaceId === null && e.actor?.id === ana.id)).toBe(true);
     expect(after.data.filter((e) => e.workspaceId !== null).map((e) => e.action)).toEqual(['member.removed', 'member.added']);
+    // Rejoining starts a new period: what he did while away stays out.
+    await activity('away');
+    await addMember(t, ours.id, ana, ben, 'viewer');
+    expect(await accountEvents(ana, ours.id)).toEqual([]);
   });
 
   it('shows a null actor for an unknown or deleted user, and a failed sign-in with no known user to nobody', async () => {
@@ -80,15 +104,15 @@ describe('GET /v1/audit-log: who may read it', () => {
 });
 
 describe('GET /v1/audit-log: filters and pages', () => {
-  /** The actions these tests write (signing up records sign-ins too, which these tests leave aside). */
-  const OURS = 'api_key.created,api_key.revoked,auth.password_changed,member.added';
+  /** The actions these tests write (signing in records sign-ins too, which these tests leave aside). */
+  const OURS = 'api_key.created,api_key.revoked,auth.password_reset_link_created,member.added';
 
   async function busyWorkspace() {
     const { workspace, admin, editor, viewer } = await workspaceWithRoles(t);
     const ws = workspace.id;
-    await recordAs(t, editor.id, { workspaceId: null, action: 'api_key.created', targetType: 'api_key', targetId: 'k1' });
-    await recordAs(t, editor.id, { workspaceId: null, action: 'api_key.revoked', targetType: 'api_key', targetId: 'k1' });
-    await recordAs(t, viewer.id, { workspaceId: null, action: 'auth.password_changed', targetType: 'user', targetId: viewer.id });
+    await recordAs(t, editor.id, { workspaceId: ws, action: 'api_key.created', targetType: 'api_key', targetId: 'k1' });
+    await recordAs(t, editor.id, { workspaceId: ws, action: 'api_key.revoked', targetType: 'api_key', targetId: 'k1' });
+    await recordAs(t, admin.id, { workspaceId: ws, action: 'auth.password_reset_link_created', targetType: 'member', targetId: viewer.id });
     return { ws, admin, editor, viewer };
   }
 
@@ -96,14 +120,15 @@ describe('GET /v1/audit-log: filters and pages', () => {
     const { ws, admin, editor, viewer } = await busyWorkspace();
     const actions = async (query: Record<string, string | string[]>) => (await auditLog(t, admin, ws, { action: OURS, ...query })).data.map((e) => e.action);
     expect(await actions({ action: 'api_key.created' })).toEqual(['api_key.created']);
-    expect(await actions({ action: ['api_key.created', 'auth.password_changed'] })).toEqual(['auth.password_changed', 'api_key.created']);
+    expect(await actions({ action: ['api_key.created', 'auth.password_reset_link_created'] })).toEqual(['auth.password_reset_link_created', 'api_key.created']);
     expect(await actions({ action: 'api_key.created,api_key.revoked' })).toEqual(['api_key.revoked', 'api_key.created']);
     expect(await actions({ action: 'member.added' })).toEqual(['member.added', 'member.added']);
-    expect(await actions({ actorId: viewer.id })).toEqual(['auth.password_changed']);
+    expect(await actions({ actorId: admin.id })).toEqual(['auth.password_reset_link_created', 'member.added', 'member.added']);
+    expect(await actions({ actorId: viewer.id })).toEqual([]);
     expect(await actions({ targetId: 'k1' })).toEqual(['api_key.revoked', 'api_key.created']);
     expect(await actions({ targetId: editor.id })).toEqual(['member.added']);
-    expect(await actions({ targetId: viewer.id })).toEqual(['auth.password_changed', 'member.added']);
-    expect(await actions({ actorId: editor.id, action: 'auth.password_changed' })).toEqual([]);
+    expect(await actions({ targetId: viewer.id })).toEqual(['auth.password_reset_link_created', 'member.added']);
+    expect(await actions({ actorId: editor.id, action: 'auth.password_reset_link_created' })).toEqual([]);
 
     const all = (await auditLog(t, admin, ws, { action: OURS })).data;
     expect(all).toHaveLength(5);
@@ -112,8 +137,8 @@ describe('GET /v1/audit-log: filters and pages', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     const boundary = new Date().toISOString();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await recordAs(t, editor.id, { workspaceId: null, action: 'auth.password_changed', targetType: 'user', targetId: editor.id });
-    expect(await actions({ since: boundary })).toEqual(['auth.password_changed']);
+    await recordAs(t, admin.id, { workspaceId: ws, action: 'auth.password_reset_link_created', targetType: 'member', targetId: editor.id });
+    expect(await actions({ since: boundary })).toEqual(['auth.password_reset_link_created']);
     expect(await actions({ until: boundary })).toHaveLength(5);
     expect(await actions({ since: '2000-01-01', until: boundary.replace('Z', '+00:00'), actorId: editor.id })).toEqual(['api_key.revoked', 'api_key.created']);
   });

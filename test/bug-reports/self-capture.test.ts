@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/index.js';
 import { openTestDatabase, requester, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
-import { createApiKey, workspaceWithRoles } from '../helpers/factories.js';
+import { createApiKey, createWorkspace, workspaceWithRoles } from '../helpers/factories.js';
 
 /** The real app plus routes that fail on purpose (registered before `ready`). */
 let t: TestApp;
@@ -146,6 +146,23 @@ describe('self-capture of 5xx answers', () => {
     expect(await reportsOf()).toEqual([]);
   });
 
+  it('never files a capture in a workspace outside the caller’s key scope, even one its user administers', async () => {
+    const { workspace, admin } = await workspaceWithRoles(t);
+    const other = await createWorkspace(t, admin, 'Other');
+    const key = await t.request({ method: 'POST', url: '/api/v1/api-keys', token: admin.token, body: { name: 'other-bot', workspaceId: other.id } });
+    expect(key.status).toBe(201);
+    const writesBefore = app.bugReports.recorder.stats.writes;
+    const boom = await t.request({ url: `/api/test/workspaces/${workspace.id}/boom`, token: key.body.data.key });
+    expect(boom.status).toBe(500);
+    // Its own workspace still gets its captures.
+    expect((await t.request({ url: `/api/test/workspaces/${other.id}/boom`, token: key.body.data.key })).status).toBe(500);
+    await app.bugReports.recorder.idle();
+    expect(app.bugReports.recorder.stats.writes).toBe(writesBefore + 2);
+    const workspaces = (await serverReports()).map((r) => r.workspaceId);
+    expect(workspaces).not.toContain(workspace.id);
+    expect(workspaces).toContain(other.id);
+  });
+
   it('does not record 4xx answers or successes', async () => {
     const { admin } = await workspaceWithRoles(t);
     const before = (await serverReports()).length;
@@ -162,7 +179,7 @@ describe('self-capture of 5xx answers', () => {
     // A message PostgreSQL cannot store (NUL) makes the write fail: the answer is unchanged and the app goes on.
     app.bugReports.recorder.add({
       workspaceCandidate: null,
-      callerId: null,
+      caller: null,
       spaceId: null,
       reporterId: null,
       source: 'auto:server',

@@ -2,7 +2,7 @@ import type { Ctx } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import { newId } from '../../ids.js';
 
-/** Every kind of audit entry. Account events (no workspace) are shown to the admins of each workspace the actor belongs to. */
+/** Every kind of audit entry. Of account events (no workspace), only sign-ins made as a member are shown to a workspace's admins (audit.repo.ts). */
 export const AUDIT_ACTIONS = [
   'auth.signin',
   'auth.signin_failed',

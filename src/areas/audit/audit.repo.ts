@@ -17,13 +17,20 @@ export interface AuditKey {
 }
 
 /**
+ * The account events (no workspace) a workspace's admins may see of its members: their sign-ins, nothing else. Failed
+ * sign-ins, sessions, key names and password events of an account belong to its owner, not to every workspace they
+ * are in.
+ */
+const MEMBER_ACCOUNT_ACTIONS: AuditAction[] = ['auth.signin'];
+
+/**
  * Audit entries: read only (entries are written by `recordAudit`, never changed). A workspace's log is its own
- * entries plus the account events (no workspace) of the users who are its members now, in one query.
+ * entries plus the sign-ins of its current members made since they joined (their membership row's `joined_at`; a
+ * member who leaves takes theirs along, and one who rejoins starts afresh), in one query.
  */
 export const auditRepo = {
   /** Newest first, `limit` entries after `after`, with the actor and the target's current name. */
   list(db: Db, workspaceId: string, f: AuditFilters, after: AuditKey | null, limit: number) {
-    const members = db.selectFrom('workspaceMembers').select('userId').where('workspaceId', '=', workspaceId);
     let q = db
       .selectFrom('auditLog as a')
       .leftJoin('users as u', 'u.id', 'a.actorId')
@@ -46,7 +53,23 @@ export const auditRepo = {
         'u.email as actorEmail',
         sql<string | null>`coalesce(tu.name, g.name, s.name)`.as('targetName'),
       ])
-      .where((eb) => eb.or([eb('a.workspaceId', '=', workspaceId), eb.and([eb('a.workspaceId', 'is', null), eb('a.actorId', 'in', members)])]));
+      .where((eb) =>
+        eb.or([
+          eb('a.workspaceId', '=', workspaceId),
+          eb.and([
+            eb('a.workspaceId', 'is', null),
+            eb('a.action', 'in', MEMBER_ACCOUNT_ACTIONS),
+            eb.exists(
+              eb
+                .selectFrom('workspaceMembers as m')
+                .select(sql`1`.as('one'))
+                .where('m.workspaceId', '=', workspaceId)
+                .whereRef('m.userId', '=', 'a.actorId')
+                .whereRef('m.joinedAt', '<=', 'a.createdAt'),
+            ),
+          ]),
+        ]),
+      );
     if (f.actions?.length) q = q.where('a.action', 'in', f.actions);
     if (f.actorId) q = q.where('a.actorId', '=', f.actorId);
     if (f.targetId) q = q.where('a.targetId', '=', f.targetId);

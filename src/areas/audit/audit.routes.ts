@@ -13,7 +13,7 @@ export const auditRoutes: AreaRoutes = (app, deps) => {
         security: BEARER,
         summary: 'The workspace’s audit log, newest first (workspace admins)',
         description:
-          'Security events of the workspace (membership and role changes, invitations, space and group grants, page restrictions, shares, exports) and the account events (sign-ins, failed sign-ins, sessions, API keys, passwords) of its current members. Filter by `action` (repeated or comma-separated), `actorId`, `targetId`, `since`, `until`; page with `cursor` = `meta.nextCursor`. Entries cannot be changed.',
+          'Security events of the workspace (membership and role changes, invitations, space and group grants, page restrictions, shares, exports) and the sign-ins of its current members made since they joined (their failed sign-ins, sessions, keys and passwords are their own). Filter by `action` (repeated or comma-separated), `actorId`, `targetId`, `since`, `until`; page with `cursor` = `meta.nextCursor`. Entries cannot be changed.',
         querystring: AuditListQuery,
         response: { 200: AuditListResult },
       },

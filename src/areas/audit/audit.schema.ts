@@ -35,7 +35,7 @@ export const AuditListQuery = z.object({
 
 export const AuditEntry = z.object({
   id: z.string(),
-  workspaceId: z.string().nullable().describe('Null for account events (sign-ins, sessions, API keys, passwords) of a member'),
+  workspaceId: z.string().nullable().describe('Null for an account event: a member’s sign-in since joining'),
   action: z.enum(AUDIT_ACTIONS),
   actor: z
     .object({ id: z.string(), name: z.string(), email: z.string() })

@@ -7,8 +7,8 @@ import { auditRepo } from './audit.repo.js';
 import type { AuditListQuery } from './audit.schema.js';
 
 /**
- * A workspace's audit log, newest first: its own entries and the account events (sign-ins, sessions, keys,
- * passwords) of its current members. Pages by an opaque cursor on (time, id), so entries written meanwhile never
+ * A workspace's audit log, newest first: its own entries and the sign-ins of its current members made since they
+ * joined. Pages by an opaque cursor on (time, id), so entries written meanwhile never
  * shift a page.
  */
 export async function listAuditLog(ctx: Ctx, query: z.output<typeof AuditListQuery>) {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/index.js';
 import { Id } from '../../schema.js';
+import { type MemberScope, memberScope } from '../workspaces/member-scope.js';
 import { truncate } from './bug-reports.classify.js';
 import { bugReportsRepo } from './bug-reports.repo.js';
 import { MAX_ERROR_MESSAGE, MAX_ERROR_STACK } from './bug-reports.schema.js';
@@ -13,11 +14,11 @@ import { type AutoRecord, recordAutoReport } from './bug-reports.service.js';
  * Occurrences of one error are coalesced in memory while a write for it is in flight, so a flood of the same error
  * costs one write at a time (adding the occurrences gathered meanwhile), not one per request. What is recorded: the
  * request id, method, route pattern, status, error code, message and stack (credentials scrubbed), the user id and
- * the workspace named by the request when the caller is a member of it (a report never lands in a workspace its
- * caller merely named; otherwise it is service-level). Never bodies, headers, query strings, tokens or keys.
+ * the workspace named by the request when the caller is a member of it, through their key's scope (a report never lands
+ * in a workspace its caller merely named, or could not act in; otherwise it is service-level). Never bodies, headers, query strings, tokens or keys.
  */
 
-type Occurrence = Omit<AutoRecord, 'workspaceId'> & { workspaceCandidate: string | null; callerId: string | null };
+type Occurrence = Omit<AutoRecord, 'workspaceId'> & { workspaceCandidate: string | null; caller: MemberScope | null };
 
 interface Pending {
   occurrence: Occurrence;
@@ -40,7 +41,7 @@ export class ServerErrorRecorder {
 
   add(o: Occurrence): void {
     this.stats.occurrences += 1;
-    const key = JSON.stringify([o.workspaceCandidate, o.callerId, o.source, o.errorMessage]);
+    const key = JSON.stringify([o.workspaceCandidate, o.caller?.userId, o.caller?.keyWorkspaceId, o.source, o.errorMessage]);
     const entry = this.pending.get(key);
     if (entry) {
       entry.count += 1;
@@ -83,8 +84,8 @@ export class ServerErrorRecorder {
   }
 
   private async write(o: Occurrence, count: number) {
-    const { workspaceCandidate, callerId, ...rest } = o;
-    const member = workspaceCandidate && callerId && (await bugReportsRepo.isMember(this.db, workspaceCandidate, callerId));
+    const { workspaceCandidate, caller, ...rest } = o;
+    const member = workspaceCandidate && caller && (await bugReportsRepo.isMember(this.db, workspaceCandidate, caller));
     const workspaceId = member ? workspaceCandidate : null;
     await recordAutoReport(this.db, { ...rest, workspaceId }, new Date(), count);
   }
@@ -102,7 +103,7 @@ export function occurrenceOf(request: FastifyRequest, reply: FastifyReply, err: 
   const code = typeof err.code === 'string' && err.code ? err.code : statusCode === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR';
   return {
     workspaceCandidate: workspaceCandidate(request),
-    callerId: request.actor?.userId ?? null,
+    caller: request.actor ? memberScope(request.actor) : null,
     spaceId: null,
     reporterId: null,
     source: 'auto:server',

@@ -10,8 +10,10 @@ import { requireWorkspaceRole, workspaceIdsOf } from '../workspaces/workspaces.p
  * A service-level report (no workspace) is for the users named in BUG_REPORT_ADMINS only.
  */
 
+/** A user named in BUG_REPORT_ADMINS; never through a key scoped to one workspace (it acts in that workspace only). */
 export async function isServiceAdmin(ctx: Ctx): Promise<boolean> {
   const actor = requireActor(ctx);
+  if (actor.workspaceId) return false;
   const admins = ctx.env.config.BUG_REPORT_ADMINS.split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);

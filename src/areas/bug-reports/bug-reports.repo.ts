@@ -108,9 +108,15 @@ export const bugReportsRepo = {
       .execute();
   },
 
-  /** Whether the user is a member of the workspace (which then exists). */
-  isMember(db: Db, workspaceId: string, userId: string) {
-    return db.selectFrom('workspaceMembers').select('workspaceId').where('workspaceId', '=', workspaceId).where('userId', '=', userId).executeTakeFirst();
+  /** Whether the member (within their key's scope) belongs to the workspace (which then exists). */
+  isMember(db: Db, workspaceId: string, member: MemberScope) {
+    return db
+      .selectFrom('workspaceMembers')
+      .select('workspaceId')
+      .where('workspaceId', '=', workspaceId)
+      .where('userId', '=', member.userId)
+      .where(withinKeyScopeSql(sql.ref('workspace_id'), member.keyWorkspaceId))
+      .executeTakeFirst();
   },
 
   /** A page of summaries, newest first; one more row than `limit` tells whether a next page exists. */

@@ -19,8 +19,8 @@ const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 export async function listBugReports(ctx: Ctx, input: z.infer<typeof BugListBody>) {
   const actor = requireActor(ctx);
-  // A key scoped to one workspace sees that workspace's reports only, never the service-level ones.
-  const includeServiceLevel = !actor.workspaceId && (await isServiceAdmin(ctx));
+  // A key scoped to one workspace sees that workspace's reports only, never the service-level ones (isServiceAdmin).
+  const includeServiceLevel = await isServiceAdmin(ctx);
   const workspaceId = input.workspaceId ?? ctx.workspaceHint;
   if (workspaceId) await requireReportAdmin(ctx, workspaceId);
   else if (!includeServiceLevel && !(await bugReportsRepo.administersAny(ctx.db, memberScope(actor))))

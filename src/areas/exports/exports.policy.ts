@@ -2,6 +2,7 @@ import { type Ctx, requireActor } from '../../context.js';
 import { AppError, notFound } from '../../errors.js';
 import { requirePageAccess } from '../pages/pages.policy.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
+import { memberRole, memberScope } from '../workspaces/workspaces.policy.js';
 import type { ExportRow } from './exports.present.js';
 
 /**
@@ -19,10 +20,14 @@ export async function requireExportSource(ctx: Ctx, input: { workspaceId: string
   return { spaceId: space.id, pageId: null, name: space.name };
 }
 
-/** 404 for anyone but the requester. */
-export function requireOwnExport(ctx: Ctx, id: string, row: ExportRow | undefined): ExportRow {
+/**
+ * 404 for anyone but the requester, and for the requester when they are no member of its workspace: they left it, or
+ * they act through a key scoped to another workspace (the same scoped membership query as every workspace check).
+ */
+export async function requireOwnExport(ctx: Ctx, id: string, row: ExportRow | undefined): Promise<ExportRow> {
   const actor = requireActor(ctx);
   if (!row || row.requestedBy !== actor.userId) throw notFound('Export', id);
+  if (!(await memberRole(ctx.db, row.workspaceId, memberScope(actor))).role) throw notFound('Export', id);
   return row;
 }
 

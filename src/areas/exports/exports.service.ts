@@ -59,7 +59,7 @@ export async function createExport(ctx: Ctx, input: z.infer<typeof ExportCreateB
 
 /** The export's status and progress; only its requester sees it (404 for anyone else). */
 export async function getExport(ctx: Ctx, id: string) {
-  return presentExport(requireOwnExport(ctx, id, await exportsRepo.find(ctx.db, id)));
+  return presentExport(await requireOwnExport(ctx, id, await exportsRepo.find(ctx.db, id)));
 }
 
 /**
@@ -71,7 +71,7 @@ export async function openExportDownload(
   id: string,
   request: RangeRequest = {},
 ): Promise<{ export: ReturnType<typeof presentExport>; stream: Readable; range?: BlobRange }> {
-  const row = requireOwnExport(ctx, id, await exportsRepo.find(ctx.db, id));
+  const row = await requireOwnExport(ctx, id, await exportsRepo.find(ctx.db, id));
   await requireStillReader(ctx, row);
   if (row.expiresAt <= ctx.now()) throw gone('Export', id);
   if (row.status !== 'succeeded')

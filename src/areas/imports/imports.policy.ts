@@ -3,6 +3,7 @@ import type { Db } from '../../db/index.js';
 import { notFound } from '../../errors.js';
 import { checkParent } from '../pages/pages.service.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
+import { memberRole, memberScope } from '../workspaces/workspaces.policy.js';
 import type { ImportRow } from './imports.repo.js';
 
 /**
@@ -16,9 +17,14 @@ export async function requireImportTarget(ctx: Ctx, db: Db, input: { workspaceId
   return space;
 }
 
-/** An import is its requester's alone: 404 for anyone else. */
-export function requireOwnImport(ctx: Ctx, id: string, row: ImportRow | undefined): ImportRow {
+/**
+ * An import is its requester's alone: 404 for anyone else, and for the requester when they are no member of its
+ * workspace (they left it, or act through a key scoped to another workspace: the same scoped membership query as
+ * every workspace check).
+ */
+export async function requireOwnImport(ctx: Ctx, id: string, row: ImportRow | undefined): Promise<ImportRow> {
   const actor = requireActor(ctx);
   if (!row || row.requestedBy !== actor.userId) throw notFound('Import', id);
+  if (!(await memberRole(ctx.db, row.workspaceId, memberScope(actor))).role) throw notFound('Import', id);
   return row;
 }

@@ -89,5 +89,5 @@ export async function createImportFromBase64(ctx: Ctx, input: z.infer<typeof Imp
 
 /** The import's status, progress, result, warnings and error; only its requester sees it (404 for anyone else). */
 export async function getImport(ctx: Ctx, id: string) {
-  return presentImport(requireOwnImport(ctx, id, await importsRepo.find(ctx.db, id)));
+  return presentImport(await requireOwnImport(ctx, id, await importsRepo.find(ctx.db, id)));
 }

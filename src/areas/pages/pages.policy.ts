@@ -1,9 +1,11 @@
 import { type Ctx, requireActor } from '../../context.js';
+import type { Db } from '../../db/index.js';
 import { AppError, forbidden, gone, notFound } from '../../errors.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
 import { type Role, roleAtLeast } from '../workspaces/workspaces.policy.js';
 import { pagesRepo } from './pages.repo.js';
 import { cappedRole, restrictionCapOf } from './restrictions/restrictions.cap.js';
+import { restrictionsRepo } from './restrictions/restrictions.repo.js';
 
 export interface PageRef {
   id: string;
@@ -61,4 +63,49 @@ export async function checkPageAccess<T extends PageRef>(
       { pageId, role, required: min },
     );
   return { role, page };
+}
+
+/** How many ids an error's details list at most. */
+const DETAIL_IDS = 20;
+
+/**
+ * May the actor carry this page's whole subtree: move it under `to.parentId`, or send it to the trash? Checked in one
+ * query over the subtree, inside the transaction that holds the space's tree lock (issue 29):
+ * - 403 `carries_pages_you_cannot_open` when a page below it is closed to the actor (a move would hide it from its
+ *   grantees under whatever it lands in; a trash would send it to the purge with nobody able to see it go). Its id and
+ *   title stay unsaid; `count` says how many.
+ * - for a move, 403 `would_lock_out_grantees` when a restricted page inside it has grantees who open it now but hold
+ *   no grant on a restriction above the new parent: the move would shut them out silently. `pageIds` and `userIds`
+ *   name them (the actor opens those pages, so may know who they are shared with); granting them on the new parent's
+ *   restriction first lets the move through.
+ */
+export async function requireMayCarrySubtree(
+  db: Db,
+  actorUserId: string,
+  page: { id: string; workspaceId: string },
+  to: { move: true; parentId: string | null } | { move: false },
+): Promise<void> {
+  const carried = await restrictionsRepo.carried(db, {
+    workspaceId: page.workspaceId,
+    pageId: page.id,
+    userId: actorUserId,
+    newParentId: to.move ? to.parentId : null,
+    liveOnly: !to.move,
+  });
+  if (carried.closed > 0)
+    throw forbidden(
+      `This page has ${carried.closed === 1 ? 'a page' : `${carried.closed} pages`} below it that you cannot open; ${to.move ? 'moving' : 'trashing'} it would take ${carried.closed === 1 ? 'that page' : 'them'} away from the people ${carried.closed === 1 ? 'it is' : 'they are'} shared with. Someone who can open every page below it may do it.`,
+      { reason: 'carries_pages_you_cannot_open', pageId: page.id, count: carried.closed },
+    );
+  if (to.move && carried.lockedPageIds.length > 0)
+    throw forbidden(
+      'Moving this page here would shut people out of restricted pages inside it: they are granted there, but not on the restriction above the new parent. Grant them there first, or move the page elsewhere.',
+      {
+        reason: 'would_lock_out_grantees',
+        pageId: page.id,
+        parentId: to.parentId,
+        pageIds: carried.lockedPageIds.slice(0, DETAIL_IDS),
+        userIds: carried.lockedUserIds.slice(0, DETAIL_IDS),
+      },
+    );
 }

@@ -15,7 +15,7 @@ import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { historyRepo } from './history/history.repo.js';
 import { resolveBody } from './pages.content.js';
 import { announceLiveChange, announceLiveTitle, type LiveChange, liveChangeOf } from './pages.live.js';
-import { checkPageAccess, requirePageAccess } from './pages.policy.js';
+import { checkPageAccess, requireMayCarrySubtree, requirePageAccess } from './pages.policy.js';
 import { placementGiven, placePosition } from './pages.position.js';
 import { presentPage, presentPageWithContent, presentTreePage } from './pages.present.js';
 import { type PagePatch, type ParentFilter, pagesRepo } from './pages.repo.js';
@@ -264,6 +264,7 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
         if (await pagesRepo.isSelfOrAncestor(trx, workspaceId, pageId, input.parentId))
           throw validation('parentId', 'cycle', 'A page cannot move under itself or one of its descendants');
       }
+      await requireMayCarrySubtree(trx, actor.userId, current, { move: true, parentId: input.parentId });
       parentId = patch.parentId = input.parentId;
     }
     if (placementGiven(input) || patch.parentId !== undefined) {

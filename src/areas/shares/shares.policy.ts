@@ -1,7 +1,7 @@
-import type { Ctx } from '../../context.js';
+import { type Ctx, requireActor } from '../../context.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { type PageRef, requirePageAccess } from '../pages/pages.policy.js';
-import { memberRole } from '../workspaces/workspaces.policy.js';
+import { memberRole, memberScope } from '../workspaces/workspaces.policy.js';
 import type { ShareRow } from './shares.repo.js';
 import { sharesRepo } from './shares.repo.js';
 
@@ -22,10 +22,13 @@ export async function requirePublishRights(ctx: Ctx, pageId: string): Promise<Pa
   return page;
 }
 
-/** A share the caller may revoke: a workspace admin's, or one on a page they may edit (trashed or not). Others see 404. */
-export async function requireRevokeRights(ctx: Ctx, share: ShareRow | undefined, shareId: string, userId: string): Promise<ShareRow> {
+/**
+ * A share the caller may revoke: a workspace admin's, or one on a page they may edit (trashed or not). Others see 404,
+ * and so does a key scoped to another workspace (its user's membership here does not count through it).
+ */
+export async function requireRevokeRights(ctx: Ctx, share: ShareRow | undefined, shareId: string): Promise<ShareRow> {
   if (!share || share.revokedAt) throw notFound('Share', shareId);
-  const { role } = await memberRole(ctx.db, share.workspaceId, userId);
+  const { role } = await memberRole(ctx.db, share.workspaceId, memberScope(requireActor(ctx)));
   if (!role) throw notFound('Share', shareId);
   if (role === 'admin') return share;
   try {

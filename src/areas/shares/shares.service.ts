@@ -86,7 +86,7 @@ export async function getPageShare(ctx: Ctx, pageId: string) {
 
 export async function revokeShare(ctx: Ctx, shareId: string) {
   const actor = requireActor(ctx);
-  const share = await requireRevokeRights(ctx, await sharesRepo.find(ctx.db, shareId), shareId, actor.userId);
+  const share = await requireRevokeRights(ctx, await sharesRepo.find(ctx.db, shareId), shareId);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await sharesRepo.revoke(trx, share.workspaceId, share.id, actor.userId, ctx.now()))) return;
     await recordAudit(trx, ctx, {

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../db/index.js';
 import { newId } from '../../../ids.js';
-import { roleRankSql } from '../../spaces/spaces.access.js';
+import { roleRankSql, spaceRankSql } from '../../spaces/spaces.access.js';
+import { pageOpenToSql } from '../page-access.sql.js';
 
 /** A grant as the service hands it in: one user or one group, as viewer or editor. */
 export interface GrantInput {
@@ -27,6 +28,20 @@ const groupSpaceGrant = (spaceId: string) => sql`(select ${roleRankSql(sql.ref('
   join groups g on g.id = gsm.group_id
   where gsm.space_id = ${spaceId} and ggm.user_id = wm.user_id
   order by 1 desc, g.name limit 1)`;
+
+/** What carrying a subtree away would do (see `restrictionsRepo.carried`). */
+export interface CarriedSubtree {
+  /** Pages of the subtree closed to the actor. */
+  closed: number;
+  /** Restricted pages of the subtree whose own grantees the new parent's restrictions would shut out, and those grantees. */
+  lockedPageIds: string[];
+  lockedUserIds: string[];
+}
+
+/** The user (a column) holds a grant, directly or through a group, on the restriction of page `restrictionRef` (a column). */
+const grantedOnSql = (restrictionRef: ReturnType<typeof sql.ref>, userRef: ReturnType<typeof sql.ref>, workspaceId: string) =>
+  sql`exists (select 1 from page_restriction_grants cq where cq.page_id = ${restrictionRef}
+    and (cq.user_id = ${userRef} or cq.group_id in (select cgm.group_id from group_members cgm where cgm.user_id = ${userRef} and cgm.workspace_id = ${workspaceId})))`;
 
 /** For a user column: true when they hold a grant on every restriction above page `pageId`. */
 const openToUserRef = (pageId: string) => sql`not exists (select 1 from page_restricted_by prb
@@ -165,6 +180,43 @@ export const restrictionsRepo = {
       .values(grants.map((g) => ({ id: newId(), pageId: at.pageId, workspaceId: at.workspaceId, userId: g.userId, groupId: g.groupId, role: g.role })))
       .execute();
     return !!before;
+  },
+
+  /**
+   * What carrying page `pageId` and everything below it would do, in one query over the whole subtree (the trash
+   * included, as a move carries it; only the live pages with `liveOnly`, as a trash takes them): how many of its pages
+   * are closed to `userId`; and, for a move under `newParentId` (null: none), the restricted pages inside it whose own
+   * grantees (members who read the space and open the page now) hold no grant on a restriction of the new parent's
+   * path, which would then shut them out.
+   */
+  async carried(db: Db, at: { workspaceId: string; pageId: string; userId: string; newParentId: string | null; liveOnly: boolean }): Promise<CarriedSubtree> {
+    const { workspaceId, userId } = at;
+    const res = await sql<CarriedSubtree>`
+      with sub as (
+        select p.id, p.space_id from page_subtree(${at.pageId}) t join pages p on p.id = t.id
+        where p.workspace_id = ${workspaceId} and (not ${at.liveOnly}::boolean or p.deleted_at is null)
+      ),
+      grantees as (
+        select distinct sub.id as page_id, sub.space_id, coalesce(prg.user_id, gm.user_id) as user_id
+        from sub
+        join page_restriction_grants prg on prg.page_id = sub.id
+        left join group_members gm on gm.group_id = prg.group_id and gm.workspace_id = prg.workspace_id
+        where coalesce(prg.user_id, gm.user_id) is not null
+      ),
+      locked as (
+        select g.page_id, g.user_id from grantees g
+        join workspace_members wm on wm.workspace_id = ${workspaceId} and wm.user_id = g.user_id
+        join spaces s on s.id = g.space_id and s.workspace_id = ${workspaceId}
+        where (s.visibility = 'public' or wm.role = 'admin' or ${spaceRankSql(sql.ref('s.id'), workspaceId, sql.ref('g.user_id'))} is not null)
+          and ${pageOpenToSql(sql.ref('g.page_id'), workspaceId, sql.ref('g.user_id'))}
+          and exists (select 1 from page_restricted_by np where np.page_id = ${at.newParentId}::text
+            and not ${grantedOnSql(sql.ref('np.restriction_page_id'), sql.ref('g.user_id'), workspaceId)})
+      )
+      select (select count(*)::int from sub where not ${pageOpenToSql(sql.ref('sub.id'), workspaceId, userId)}) as closed,
+        coalesce((select array_agg(distinct page_id order by page_id) from locked), '{}') as locked_page_ids,
+        coalesce((select array_agg(distinct user_id order by user_id) from locked), '{}') as locked_user_ids`.execute(db);
+    const row = res.rows[0];
+    return { closed: row?.closed ?? 0, lockedPageIds: row?.lockedPageIds ?? [], lockedUserIds: row?.lockedUserIds ?? [] };
   },
 
   /** Opens the page up: its restriction goes, and with it its grants and its `page_restricted_by` rows (FK cascade). */

@@ -8,7 +8,7 @@ import { recordEvent } from '../../events/events.record.js';
 import { readableSpaceIds } from '../../spaces/spaces.access.js';
 import { requireSpaceRole } from '../../spaces/spaces.policy.js';
 import { memberScope, requireWorkspaceRole } from '../../workspaces/workspaces.policy.js';
-import { requirePageAccess } from '../pages.policy.js';
+import { requireMayCarrySubtree, requirePageAccess } from '../pages.policy.js';
 import { type PageRecord, presentPage } from '../pages.present.js';
 import { pagesRepo } from '../pages.repo.js';
 import { trashRepo } from './trash.repo.js';
@@ -25,12 +25,16 @@ const pageEvent = (page: { id: string; workspaceId: string; spaceId: string; tit
   data: { title: page.title, ...data },
 });
 
-/** Moves the page and all its descendants to the trash (one statement). */
+/**
+ * Moves the page and all its descendants to the trash (one statement); refused when a page below it is closed to the
+ * caller (its grantees would lose it to the purge unseen).
+ */
 export async function deletePage(ctx: Ctx, pageId: string, workspaceId?: string) {
   const actor = requireActor(ctx);
   const { page } = await requirePageAccess(ctx, pageId, 'editor', { workspaceId });
   await ctx.db.transaction().execute(async (trx) => {
     await pagesRepo.lockSpaceTree(trx, page.spaceId);
+    await requireMayCarrySubtree(trx, actor.userId, page, { move: false });
     const n = await trashRepo.trashSubtree(trx, page.workspaceId, pageId, actor.userId, ctx.now());
     if (n === 0) throw gone('Page', pageId);
     await recordEvent(trx, ctx, pageEvent(page, 'page.trashed', { pageCount: n }));
