@@ -109,8 +109,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRequestGate(app, httpDeps);
   await registerOpenApi(app);
 
-  registerHealth(app, { database, redis: deps.redis, blobs: env.blobs });
-  registerMetrics(app, { config, database });
+  registerHealth(app, { database, redis: deps.redis, blobs: env.blobs, readyCacheMs: config.HEALTH_READY_CACHE_MS, log: app.log });
+  registerMetrics(app, { config, database, redis: deps.redis, keyPrefix: deps.rateLimitKeyPrefix });
 
   registerVersioned(app, httpDeps, [authRoutes, oidcRoutes, usersRoutes, workspacesRoutes, invitationsRoutes, projectsRoutes, tasksRoutes, spacesRoutes, groupsRoutes, searchRoutes, pagesRoutes, restrictionsRoutes, commentsRoutes, attachmentsRoutes, exportsRoutes, importsRoutes, auditRoutes, memoryRoutes, knowledgeRoutes, sharesRoutes, webhooksRoutes]);
   app.register(async (scope) => goalsRoutes(typed(scope), httpDeps), { prefix: '/api' });
