@@ -39,6 +39,7 @@ import { frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerHealth } from './http/health.js';
 import { registerMetrics } from './http/metrics.js';
+import { loggedRequest } from './http/redact-url.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
 import { AuthThrottle } from './http/auth-throttle.js';
@@ -72,7 +73,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger:
       deps.logger === false
         ? false
-        : appLoggerOptions(config, { redact: { paths: REDACT, censor: '[redacted]' }, ...(typeof deps.logger === 'object' ? deps.logger : {}) }),
+        : appLoggerOptions(config, {
+            redact: { paths: REDACT, censor: '[redacted]' },
+            // Request URLs without the secrets some carry (reset, invitation and share links; OAuth codes).
+            serializers: { req: loggedRequest },
+            ...(typeof deps.logger === 'object' ? deps.logger : {}),
+          }),
     genReqId: requestId,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
