@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +7,11 @@ import { loadConfig } from '../../src/config.js';
 import { migrateToLatest, openDatabase } from '../../src/db/index.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { createTestApp, requester, type TestApp } from '../helpers/app.js';
+import { workspaceWithRoles } from '../helpers/factories.js';
+import { createPage, createSpace } from '../spaces/helpers.js';
 
 const onPostgres = !!process.env.DATABASE_URL;
+const modeOf = (file: string) => statSync(file).mode & 0o777;
 
 describe('migrations', () => {
   let t: TestApp;
@@ -30,7 +33,68 @@ describe('migrations', () => {
   });
 });
 
+describe('files under DATA_DIR', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('keeps attachment bytes owner-only: files 0600 in folders 0700', async () => {
+    const { workspace, admin, editor } = await workspaceWithRoles(t);
+    const space = await createSpace(t, admin, workspace.id);
+    const page = await createPage(t, editor, workspace.id, space.id);
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v1/attachments',
+      token: editor.token,
+      body: { pageId: page.id, workspaceId: workspace.id, filename: 'secret.txt', contentType: 'text/plain', data: Buffer.from('secret').toString('base64') },
+    });
+    expect(res.status).toBe(201);
+    const blobs = path.join(t.config.DATA_DIR, 'blobs');
+    const [folder] = readdirSync(blobs);
+    const [file] = readdirSync(path.join(blobs, folder));
+    expect(modeOf(t.config.DATA_DIR)).toBe(0o700);
+    expect(modeOf(blobs)).toBe(0o700);
+    expect(modeOf(path.join(blobs, folder))).toBe(0o700);
+    expect(modeOf(path.join(blobs, folder, file))).toBe(0o600);
+  });
+
+  it('narrows a DATA_DIR made wider (by hand, or by an older release) when the service starts, whatever the database', async () => {
+    const other = mkdtempSync(path.join(tmpdir(), 'kb-wide-'));
+    try {
+      chmodSync(other, 0o755);
+      const app = await buildApp({ config: { ...t.config, DATA_DIR: other }, database: t.database, logger: false });
+      await app.close();
+      expect(modeOf(other)).toBe(0o700);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.skipIf(onPostgres)('PGlite on disk', () => {
+  it('keeps DATA_DIR and the database folder owner-only (0700), narrowing folders made wider before', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-private-'));
+    const pgdata = path.join(dataDir, 'pgdata');
+    try {
+      chmodSync(dataDir, 0o755);
+      let database = await openDatabase({ dataDir: pgdata });
+      await database.close();
+      expect(modeOf(dataDir)).toBe(0o700);
+      expect(modeOf(pgdata)).toBe(0o700);
+      // An install from before: both folders 0755 (PGlite's files themselves are 0666: the folders keep others out).
+      chmodSync(dataDir, 0o755);
+      chmodSync(pgdata, 0o755);
+      database = await openDatabase({ dataDir: pgdata });
+      await database.close();
+      expect(modeOf(dataDir)).toBe(0o700);
+      expect(modeOf(pgdata)).toBe(0o700);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   const root = mkdtempSync(path.join(tmpdir(), 'kb-persist-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
