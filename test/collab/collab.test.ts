@@ -260,7 +260,7 @@ describe('co-editing: presence is the server’s word', () => {
     mallory.provider.setAwarenessField('cursor', { anchor: null, head: null });
     const seen = await eventually('Ann to see Mallory’s presence', () => userOf(ann, mallory), 20_000, () => [...statesOf(ann).entries()]);
     expect(seen).toEqual({ id: w.viewer.id, name: w.viewer.name, color: colourOf(w.viewer.id) });
-    expect(seen.color).toMatch(/^#[0-9a-f]{6}$/);
+    expect(seen?.color).toMatch(/^#[0-9a-f]{6}$/);
     // The other fields of the state pass unchanged.
     expect(statesOf(ann).get(mallory.doc.clientID)?.cursor).toEqual({ anchor: null, head: null });
     // And Ann herself shows as Ann, to Mallory.
