@@ -26,6 +26,16 @@ async function page(title: string, ...paragraphs: string[]) {
   return newPage(t, w.editor, w.workspace.id, space, { title, content: doc(...paragraphs) });
 }
 
+/** A new page open for the editor and, read-only, for the viewer: both synced. */
+async function editorAndViewer(title: string, ...paragraphs: string[]) {
+  const p = await page(title, ...paragraphs);
+  const editor = open(p.id, w.editor.token);
+  const viewer = open(p.id, w.viewer.token);
+  expect(await viewer.authenticated).toBe('readonly');
+  await Promise.all([editor.synced, viewer.synced]);
+  return { p, editor, viewer };
+}
+
 const storedText = async (pageId: string, user: TestUser = w.admin) => {
   const res = await t.request({ url: `/api/v1/pages/${pageId}`, token: user.token });
   return paragraphsOf(res.body.data.content);
@@ -64,11 +74,7 @@ describe('co-editing: who may connect', () => {
   });
 
   it('connects a viewer read-only and refuses their updates', async () => {
-    const p = await page('Read only', 'Original');
-    const editor = open(p.id, w.editor.token);
-    const viewer = open(p.id, w.viewer.token);
-    expect(await viewer.authenticated).toBe('readonly');
-    await Promise.all([editor.synced, viewer.synced]);
+    const { p, editor, viewer } = await editorAndViewer('Read only', 'Original');
     viewer.type(' vandalised');
     editor.type(' edited');
     await eventually('the editor’s edit to reach the viewer', () => viewer.text().includes('edited'));
@@ -249,11 +255,7 @@ describe('co-editing: presence is the server’s word', () => {
   const userOf = (observer: CollabClient, of: CollabClient) => statesOf(observer).get(of.doc.clientID)?.user as Record<string, unknown> | undefined;
 
   it('shows each connection as its authenticated user, whatever name and colour its client claims (a read-only one too)', async () => {
-    const p = await page('Presence', 'Hello');
-    const ann = open(p.id, w.editor.token);
-    const mallory = open(p.id, w.viewer.token);
-    expect(await mallory.authenticated).toBe('readonly');
-    await Promise.all([ann.synced, mallory.synced]);
+    const { editor: ann, viewer: mallory } = await editorAndViewer('Presence', 'Hello');
     ann.provider.setAwarenessField('user', { id: w.editor.id, name: w.editor.name, color: '#1864ab' });
     // Mallory claims to be Ann, with CSS in her colour.
     mallory.provider.setAwarenessField('user', { id: w.editor.id, name: 'Mallory-as-Ann', color: 'red;background:url(https://evil.example/x)' });

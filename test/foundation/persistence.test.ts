@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,13 +7,11 @@ import { loadConfig } from '../../src/config.js';
 import { migrateToLatest, openDatabase } from '../../src/db/index.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { createTestApp, requester, type TestApp } from '../helpers/app.js';
-import { workspaceWithRoles } from '../helpers/factories.js';
-import { createPage, createSpace } from '../spaces/helpers.js';
 
 const onPostgres = !!process.env.DATABASE_URL;
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 
-describe('migrations', () => {
+describe('migrations and DATA_DIR', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -30,34 +28,6 @@ describe('migrations', () => {
       .select('name' as never)
       .execute();
     expect((applied as { name: string }[]).map((r) => r.name).sort()).toEqual(Object.keys(migrations).sort());
-  });
-});
-
-describe('files under DATA_DIR', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-
-  it('keeps attachment bytes owner-only: files 0600 in folders 0700', async () => {
-    const { workspace, admin, editor } = await workspaceWithRoles(t);
-    const space = await createSpace(t, admin, workspace.id);
-    const page = await createPage(t, editor, workspace.id, space.id);
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/v1/attachments',
-      token: editor.token,
-      body: { pageId: page.id, workspaceId: workspace.id, filename: 'secret.txt', contentType: 'text/plain', data: Buffer.from('secret').toString('base64') },
-    });
-    expect(res.status).toBe(201);
-    const blobs = path.join(t.config.DATA_DIR, 'blobs');
-    const [folder] = readdirSync(blobs);
-    const [file] = readdirSync(path.join(blobs, folder));
-    expect(modeOf(t.config.DATA_DIR)).toBe(0o700);
-    expect(modeOf(blobs)).toBe(0o700);
-    expect(modeOf(path.join(blobs, folder))).toBe(0o700);
-    expect(modeOf(path.join(blobs, folder, file))).toBe(0o600);
   });
 
   it('narrows a DATA_DIR made wider (by hand, or by an older release) when the service starts, whatever the database', async () => {
