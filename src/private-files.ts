@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 
 /**
@@ -20,10 +20,15 @@ function notOwned(err: unknown): boolean {
 /** Makes `dir` (and any missing parent) readable by this user alone, and narrows an existing one made wider. */
 export function privateDirSync(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  narrowDirSync(dir);
+}
+
+/** Narrows an existing folder to this user alone; anything else (missing, a file: its users say so) is left as it is. */
+export function narrowDirSync(dir: string): void {
   try {
-    chmodSync(dir, PRIVATE_DIR_MODE);
+    if (statSync(dir).isDirectory()) chmodSync(dir, PRIVATE_DIR_MODE);
   } catch (err) {
-    if (!notOwned(err)) throw err;
+    if (!notOwned(err) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }
 
