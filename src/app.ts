@@ -39,6 +39,7 @@ import { frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerHealth } from './http/health.js';
 import { registerMetrics } from './http/metrics.js';
+import { loggedRequest } from './http/redact-url.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
 import { AuthThrottle } from './http/auth-throttle.js';
@@ -72,7 +73,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger:
       deps.logger === false
         ? false
-        : appLoggerOptions(config, { redact: { paths: REDACT, censor: '[redacted]' }, ...(typeof deps.logger === 'object' ? deps.logger : {}) }),
+        : appLoggerOptions(config, {
+            redact: { paths: REDACT, censor: '[redacted]' },
+            // Request URLs without the secrets some carry (reset, invitation and share links; OAuth codes).
+            serializers: { req: loggedRequest },
+            ...(typeof deps.logger === 'object' ? deps.logger : {}),
+          }),
     genReqId: requestId,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
@@ -109,8 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRequestGate(app, httpDeps);
   await registerOpenApi(app);
 
-  registerHealth(app, { database, redis: deps.redis, blobs: env.blobs });
-  registerMetrics(app, { config, database });
+  registerHealth(app, { database, redis: deps.redis, blobs: env.blobs, readyCacheMs: config.HEALTH_READY_CACHE_MS, log: app.log });
+  registerMetrics(app, { config, database, redis: deps.redis, keyPrefix: deps.rateLimitKeyPrefix });
 
   registerVersioned(app, httpDeps, [authRoutes, oidcRoutes, usersRoutes, workspacesRoutes, invitationsRoutes, projectsRoutes, tasksRoutes, spacesRoutes, groupsRoutes, searchRoutes, pagesRoutes, restrictionsRoutes, commentsRoutes, attachmentsRoutes, exportsRoutes, importsRoutes, auditRoutes, memoryRoutes, knowledgeRoutes, sharesRoutes, webhooksRoutes]);
   app.register(async (scope) => goalsRoutes(typed(scope), httpDeps), { prefix: '/api' });

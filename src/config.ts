@@ -208,6 +208,11 @@ const ConfigSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /**
+   * Readiness: `/api/health/ready` answers from its last result for this many milliseconds (one database ping, Redis
+   * PING and blob-store check per interval and instance, however often it is polled); 0 checks on every call.
+   */
+  HEALTH_READY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Metrics: the bearer token `GET /api/metrics` requires; unset, the route answers 404 (metrics off). */
   METRICS_TOKEN: z.string().min(16).optional(),
   /** Logs: `json` (one object a line, with the request id) or `pretty` (coloured lines, for development). */

@@ -1,10 +1,11 @@
 import { createWriteStream } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { chmod, readFile, rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipWriter } from '../areas/exports/exports.zip.js';
 import { BlobNotFoundError, type BlobStore } from '../blobs/index.js';
 import { type Db, embeddedEngineOf } from '../db/index.js';
+import { PRIVATE_FILE_MODE } from '../private-files.js';
 import { BackupError } from './backup.errors.js';
 import {
   BACKUP_FORMAT,
@@ -164,7 +165,8 @@ export async function writeBackup(source: BackupSource, file: string, options: B
   const now = (options.now ?? (() => new Date()))();
   const partial = `${file}.partial`;
   const zip = new ZipWriter();
-  const written = pipeline(zip.output, createWriteStream(partial, { flags: 'w' }));
+  // Owner-only (0600): an archive holds every page, attachment and password hash.
+  const written = pipeline(zip.output, createWriteStream(partial, { flags: 'w', mode: PRIVATE_FILE_MODE }));
   written.catch(() => {});
   try {
     const kind = embeddedEngineOf(source.db) ? 'pglite' : 'postgres';
@@ -191,6 +193,7 @@ export async function writeBackup(source: BackupSource, file: string, options: B
     await zip.add(MANIFEST_ENTRY, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), { mtime: now });
     zip.end();
     await written;
+    await chmod(partial, PRIVATE_FILE_MODE); // a partial file left by an earlier run kept its own mode
     await rename(partial, file);
     return manifest;
   } catch (err) {

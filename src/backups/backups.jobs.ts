@@ -1,6 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AreaJobs } from '../jobs/registry.js';
+import { privateDir } from '../private-files.js';
 import { newestBackupTime, pruneBackups, scheduledBackupName } from './backup.retention.js';
 import { writeBackup } from './backup.write.js';
 
@@ -17,7 +17,7 @@ export const backupJobs: AreaJobs = {
       const { config } = jc.env;
       if (!config.BACKUP_DIR) return { skipped: 'BACKUP_DIR is not set' };
       const dir = path.resolve(config.BACKUP_DIR);
-      await mkdir(dir, { recursive: true });
+      await privateDir(dir); // 0700, an existing folder narrowed: archives hold every page and password hash
       const now = new Date();
       // The scheduler also enqueues at every start: a restart soon after a backup does not take another one.
       const latest = await newestBackupTime(dir);

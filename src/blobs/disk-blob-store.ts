@@ -4,11 +4,13 @@ import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.js';
 import { assertBlobKey, type BlobRange, type BlobStore, isBlobKey, BlobNotFoundError, BlobTooLargeError, type StoredBlob } from './blob-store.js';
 
 /**
  * Blobs as files: `<root>/<last two characters of the key>/<key>`. A write goes to a temporary file in the same
- * folder and is renamed into place once complete, so a reader never sees half a blob.
+ * folder and is renamed into place once complete, so a reader never sees half a blob. Folders are 0700 and files
+ * 0600: attachments are the workspaces' own.
  */
 export class DiskBlobStore implements BlobStore {
   constructor(readonly root: string) {}
@@ -20,7 +22,7 @@ export class DiskBlobStore implements BlobStore {
 
   async put(key: string, source: Readable | Uint8Array, opts: { maxBytes?: number } = {}): Promise<StoredBlob> {
     const target = this.pathOf(key);
-    await mkdir(path.dirname(target), { recursive: true });
+    await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
     const temp = `${target}.${randomUUID()}.tmp`;
     const hash = createHash('sha256');
     let size = 0;
@@ -35,7 +37,7 @@ export class DiskBlobStore implements BlobStore {
     });
     const input = source instanceof Readable ? source : Readable.from([Buffer.from(source.buffer, source.byteOffset, source.byteLength)]);
     try {
-      await pipeline(input, meter, createWriteStream(temp, { flags: 'wx' }));
+      await pipeline(input, meter, createWriteStream(temp, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
       await rename(temp, target);
     } catch (err) {
       await rm(temp, { force: true });
@@ -64,7 +66,7 @@ export class DiskBlobStore implements BlobStore {
   }
 
   async check(): Promise<void> {
-    await mkdir(this.root, { recursive: true });
+    await mkdir(this.root, { recursive: true, mode: PRIVATE_DIR_MODE });
     await access(this.root, constants.R_OK | constants.W_OK);
   }
 

@@ -1,10 +1,9 @@
 import path from 'node:path';
 import { pino } from 'pino';
-import { loadJwtSecret, TokenIssuer } from '../areas/auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Ctx } from '../context.js';
 import { type Database, migrateToLatest, openDatabase } from '../db/index.js';
-import { createBlobStore } from '../blobs/index.js';
+import { createServiceEnv } from '../env.js';
 
 /** Opens the configured database exactly as the server does (PGlite under DATA_DIR/pgdata, or DATABASE_URL). */
 export function openConfiguredDatabase(config: Config): Promise<Database> {
@@ -32,6 +31,6 @@ export function cliCtx(config: Config, database: Database): Ctx {
     actor: null,
     log: pino({ level: 'silent' }),
     now: () => new Date(),
-    env: { config, tokens: new TokenIssuer(loadJwtSecret(config.JWT_SECRET, config.DATA_DIR), config.JWT_TTL_S), blobs: createBlobStore(config) },
+    env: createServiceEnv(config),
   };
 }

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -9,6 +8,7 @@ import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import { PreparingClient } from './prepared-statements.js';
 import type { DB } from './types.js';
+import { privateDirSync } from '../private-files.js';
 
 export type Db = Kysely<DB>;
 
@@ -68,13 +68,16 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       close: () => db.destroy(),
     };
   }
-  if (options.dataDir) mkdirSync(path.dirname(path.resolve(options.dataDir)), { recursive: true });
+  // The data folder holds every page and password hash; PGlite writes its files world-readable (0666), so the folders
+  // above them are what keeps other users out: DATA_DIR and pgdata are this user's alone (0700), narrowed if wider.
+  if (options.dataDir) privateDirSync(path.dirname(path.resolve(options.dataDir)));
   const pglite = new PGlite({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
     extensions: { pg_trgm, vector },
   });
   await pglite.waitReady;
+  if (options.dataDir) privateDirSync(path.resolve(options.dataDir));
   const pool = new pg.Pool({ ...createPgConfig(pglite), ...client });
   const db = withPlugins(new PostgresDialect({ pool }));
   embeddedEngines.set(db, pglite);

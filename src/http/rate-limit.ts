@@ -53,6 +53,17 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * The key's standing without counting a request: refused once `max` requests were counted in the window. For
+   * counters of failures, which are looked at before an attempt and counted only when it fails. A counter that cannot
+   * be read (Redis away) refuses nothing: the failures are still counted, in memory then.
+   */
+  async peek(key: string, now = Date.now()): Promise<RateDecision> {
+    const res = await this.limiter.get(key).catch(() => null);
+    if (!res) return { allowed: true, limit: this.max, remaining: this.max, resetAt: Math.ceil(now / 1000), retryAfter: 0, limiter: this.name };
+    return this.decision(res.consumedPoints < this.max, res, now);
+  }
+
   private decision(allowed: boolean, res: RateLimiterRes, now: number): RateDecision {
     return {
       allowed,

@@ -18,15 +18,37 @@ function valueAt(data: unknown, path: PropertyKey[]): unknown {
  * path parameter → 400 INVALID_PARAMETER; any other body failure → 422 VALIDATION_ERROR. `details` names the field.
  */
 export function validationError(part: HttpPart, issues: z.core.$ZodIssue[], data: unknown): AppError {
-  const describe = (i: z.core.$ZodIssue) => ({ field: i.path.map(String).join('.') || part, reason: i.message });
+  const describe = (i: z.core.$ZodIssue) => ({ field: i.path.map(String).join('.') || part, reason: reasonOf(i, data) });
   const all = issues.map(describe);
   const first = issues[0];
   const { field, reason } = all[0];
   const missing = (first.code === 'invalid_type' || first.code === 'invalid_value') && first.path.length > 0 && valueAt(data, first.path) === undefined;
   const where = part === 'querystring' ? 'query parameter' : part === 'params' ? 'path parameter' : 'field';
   if (missing) return new AppError('MISSING_REQUIRED', `Missing required ${where} "${field}"`, { field, reason: 'required', issues: all });
-  if (part === 'body') return new AppError('VALIDATION_ERROR', `Invalid ${where} "${field}": ${reason}`, { field, reason, issues: all });
-  return new AppError('INVALID_PARAMETER', `Invalid ${where} "${field}": ${reason}`, { field, reason, issues: all });
+  const details = { field, reason, ...unknownValues(issues, data), issues: all };
+  if (part === 'body') return new AppError('VALIDATION_ERROR', `Invalid ${where} "${field}": ${reason}`, details);
+  return new AppError('INVALID_PARAMETER', `Invalid ${where} "${field}": ${reason}`, details);
+}
+
+/** An issue in words; a value outside a fixed set is named, with the set (zod's own message names only the set). */
+function reasonOf(issue: z.core.$ZodIssue, data: unknown): string {
+  if (issue.code !== 'invalid_value') return issue.message;
+  const value = valueAt(data, issue.path);
+  if (value === undefined) return issue.message;
+  return `unknown value ${JSON.stringify(value)}: expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+}
+
+/**
+ * For a value outside a fixed set: `unknown`, every refused value of that field (each item of a list), and `allowed`,
+ * the set, so that a client can show both without parsing the message.
+ */
+function unknownValues(issues: z.core.$ZodIssue[], data: unknown): { unknown?: unknown[]; allowed?: unknown[] } {
+  const first = issues[0];
+  if (first.code !== 'invalid_value') return {};
+  // The same field: the same path, or items of the same list (paths differing only in their last, numeric, key).
+  const fieldOf = (path: PropertyKey[]) => (typeof path.at(-1) === 'number' ? path.slice(0, -1) : path).map(String).join('.');
+  const sameField = issues.filter((i) => i.code === 'invalid_value' && fieldOf(i.path) === fieldOf(first.path));
+  return { unknown: [...new Set(sameField.map((i) => valueAt(data, i.path)))], allowed: first.values };
 }
 
 /** A value met while walking a request part, with how it was reached (the path is rebuilt only for a hit). */

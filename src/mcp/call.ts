@@ -33,9 +33,9 @@ function argumentsError(tool: AnyTool, issues: Parameters<typeof validationError
     });
   }
   const e = validationError('body', issues, args);
-  const { field, reason, issues: all } = e.details as { field: string; reason: string; issues: unknown };
+  const { field, reason } = e.details as { field: string; reason: string };
   const message = e.code === 'MISSING_REQUIRED' ? `Missing required argument "${field}"` : `Invalid argument "${field}": ${reason}`;
-  return new AppError('VALIDATION_ERROR', `${tool.name}: ${message}`, { tool: tool.name, field, reason, issues: all });
+  return new AppError('VALIDATION_ERROR', `${tool.name}: ${message}`, { tool: tool.name, ...e.details });
 }
 
 /**

@@ -94,10 +94,11 @@ describe('attachments: upload and download', () => {
     const dl = await download(t, viewer, id);
     expect(dl.statusCode).toBe(200);
     expect(dl.rawPayload.equals(bytes)).toBe(true);
-    expect(dl.headers['content-type']).toBe('text/plain; charset=utf-8');
+    // Not an image: a download of plain bytes (the record keeps the uploaded type).
+    expect(dl.headers['content-type']).toBe('application/octet-stream');
     expect(dl.headers['content-length']).toBe(String(bytes.length));
     expect(dl.headers['x-content-type-options']).toBe('nosniff');
-    expect(dl.headers['content-disposition']).toBe('inline; filename=notes.txt');
+    expect(dl.headers['content-disposition']).toBe('attachment; filename=notes.txt');
     expect(dl.headers.etag).toBe(`"${sha256(bytes)}"`);
     // The unversioned alias serves the same bytes.
     const alias = await t.app.inject({ method: 'GET', url: `/api/attachments/${id}/download`, headers: { authorization: `Bearer ${viewer.token}` } });
@@ -251,31 +252,44 @@ describe('attachments: validation and limits', () => {
 });
 
 describe('attachments: download headers', () => {
-  it('serves types a browser would run as attachment downloads, never inline', async () => {
+  it('shows safe raster images inline; serves everything else as a download of bytes no browser runs', async () => {
     const { workspace, editor, page } = await setup();
-    const cases: [string, 'inline' | 'attachment'][] = [
-      ['text/html', 'attachment'],
-      ['text/html; charset=utf-8', 'attachment'],
-      ['image/svg+xml', 'attachment'],
-      ['application/xml', 'attachment'],
-      ['text/xml', 'attachment'],
-      ['application/xhtml+xml', 'attachment'],
-      ['text/javascript', 'attachment'],
-      ['application/javascript', 'attachment'],
-      ['application/octet-stream', 'attachment'],
-      ['image/png', 'inline'],
-      ['image/jpeg', 'inline'],
-      ['application/pdf', 'inline'],
+    const images = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'IMAGE/PNG; foo=bar'];
+    const downloads = [
+      'text/html',
+      'text/html; charset=utf-8',
+      'image/svg+xml',
+      'application/xml',
+      'text/xml',
+      'text/xsl',
+      'application/xhtml+xml',
+      'text/javascript',
+      'application/javascript',
+      'application/x-javascript',
+      'text/javascript; charset=utf-8',
+      'application/ecmascript',
+      'text/css',
+      'application/wasm',
+      'application/json',
+      'application/manifest+json',
+      'application/pdf',
+      'text/plain',
+      'multipart/x-mixed-replace; boundary=x',
+      'image/x-icon',
+      'application/octet-stream',
     ];
-    for (const [contentType, disposition] of cases) {
+    for (const contentType of [...images, ...downloads]) {
       const bytes = Buffer.from('<script>alert(1)</script>');
       const res = await upload(t, editor, { pageId: page.id, workspaceId: workspace.id, filename: 'x.html', contentType, data: bytes.toString('base64') });
       expect(res.status).toBe(201);
       const dl = await download(t, editor, res.body.data.id);
-      expect(dl.headers['content-disposition'], contentType).toBe(`${disposition}; filename=x.html`);
-      expect(dl.headers['content-type']).toBe(contentType);
+      const image = images.includes(contentType);
+      expect(dl.headers['content-disposition'], contentType).toBe(`${image ? 'inline' : 'attachment'}; filename=x.html`);
+      expect(dl.headers['content-type'], contentType).toBe(image ? contentType.split(';')[0].toLowerCase() : 'application/octet-stream');
       expect(dl.headers['x-content-type-options']).toBe('nosniff');
-      expect(dl.headers['content-security-policy']).toContain('sandbox');
+      expect(dl.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+      // The record keeps the type it was uploaded with (a client may still tell a PDF from a script).
+      expect(res.body.data.contentType).toBe(contentType.toLowerCase());
     }
   });
 

@@ -1,4 +1,4 @@
-import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOB_SWEEP_JOB, attachmentJobs, sweepOrphanedBlobs } from '../../src/areas/attachments/attachments.jobs.js';
@@ -61,6 +61,15 @@ describe('orphaned blob sweep', () => {
     expect(download.raw.rawPayload.toString()).toBe('kept bytes');
     // Nothing more to do.
     expect(await sweepOrphanedBlobs(t.database.db, blobs)).toBe(0);
+  });
+
+  it('keeps the bytes owner-only: blob files 0600, their folders 0700', async () => {
+    const { id } = await oldAttachment();
+    const modeOf = (file: string) => statSync(file).mode & 0o777;
+    expect(modeOf(fileOf(id))).toBe(0o600);
+    expect(modeOf(path.dirname(fileOf(id)))).toBe(0o700);
+    expect(modeOf(blobs.root)).toBe(0o700);
+    expect(modeOf(t.config.DATA_DIR)).toBe(0o700);
   });
 
   it('runs every six hours as a job on the durable queue', async () => {

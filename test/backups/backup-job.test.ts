@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -67,6 +67,24 @@ describe('the recurring backup job', () => {
     const archive = await openBackup(path.join(dir, written));
     expect(archive.manifest.counts).toMatchObject({ users: 3, pages: 3, tasks: 3, attachments: 3 });
     archive.close();
+  });
+
+  it('writes archives only their owner may read (0600) into a folder only they may open (0700, narrowed if wider)', { timeout: 120_000 }, async () => {
+    // A folder made before with the umask's mode (0755): narrowed.
+    const wide = path.join(dir, 'wide');
+    mkdirSync(wide);
+    chmodSync(wide, 0o755);
+    const result = await run({ ...t.config, BACKUP_DIR: wide });
+    const mode = (file: string) => statSync(file).mode & 0o777;
+    expect(mode(wide)).toBe(0o700);
+    expect(mode(result.file as string)).toBe(0o600);
+    // A folder made by the job itself is 0700 from the start.
+    const fresh = path.join(dir, 'fresh', 'backups');
+    const second = await run({ ...t.config, BACKUP_DIR: fresh });
+    expect(mode(fresh)).toBe(0o700);
+    expect(mode(second.file as string)).toBe(0o600);
+    rmSync(wide, { recursive: true });
+    rmSync(path.join(dir, 'fresh'), { recursive: true });
   });
 
   it('takes no second backup soon after one (the scheduler also enqueues at every start)', async () => {

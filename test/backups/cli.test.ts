@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
@@ -59,6 +59,7 @@ describe('kb backup and kb restore', () => {
     expect(backup.stderr).toMatch(/^database: [\d.]+ (KB|MB) dumped$/m);
     expect(backup.stderr).toMatch(/^blobs: 3\/3 \(293\.\d KB\)$/m);
     expect(backup.stderr).toContain('backup written: 3 users, 3 pages (9 versions), 3 tasks, 3 attachments');
+    expect(statSync(archive).mode & 0o777).toBe(0o600); // every page and password hash: its owner's alone
 
     const again = await runKb(['backup', archive], { env: envOf(source) });
     expect(again.code).toBe(1);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addMember, createApiKey, createUser, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 import { createSpace, doc, newPage } from '../pages/helpers.js';
+import { colourOf } from '../../src/editor/presence.js';
 import { type CollabClient, connect, eventually, paragraphsOf, putParagraphs } from './helpers.js';
 
 /** Co-editing at /api/collab with real sockets and @hocuspocus/provider clients, against a real database. */
@@ -23,6 +24,16 @@ function open(pageId: string, token: string, headers?: Record<string, string>) {
 
 async function page(title: string, ...paragraphs: string[]) {
   return newPage(t, w.editor, w.workspace.id, space, { title, content: doc(...paragraphs) });
+}
+
+/** A new page open for the editor and, read-only, for the viewer: both synced. */
+async function editorAndViewer(title: string, ...paragraphs: string[]) {
+  const p = await page(title, ...paragraphs);
+  const editor = open(p.id, w.editor.token);
+  const viewer = open(p.id, w.viewer.token);
+  expect(await viewer.authenticated).toBe('readonly');
+  await Promise.all([editor.synced, viewer.synced]);
+  return { p, editor, viewer };
 }
 
 const storedText = async (pageId: string, user: TestUser = w.admin) => {
@@ -63,11 +74,7 @@ describe('co-editing: who may connect', () => {
   });
 
   it('connects a viewer read-only and refuses their updates', async () => {
-    const p = await page('Read only', 'Original');
-    const editor = open(p.id, w.editor.token);
-    const viewer = open(p.id, w.viewer.token);
-    expect(await viewer.authenticated).toBe('readonly');
-    await Promise.all([editor.synced, viewer.synced]);
+    const { p, editor, viewer } = await editorAndViewer('Read only', 'Original');
     viewer.type(' vandalised');
     editor.type(' edited');
     await eventually('the editor’s edit to reach the viewer', () => viewer.text().includes('edited'));
@@ -242,3 +249,45 @@ describe('co-editing: history and persistence', () => {
     expect(await storedText(p.id)).toBe('Kept and stored');
   });
 });
+
+describe('co-editing: presence is the server’s word', () => {
+  const statesOf = (client: CollabClient) => client.provider.awareness?.getStates() ?? new Map();
+  const userOf = (observer: CollabClient, of: CollabClient) => statesOf(observer).get(of.doc.clientID)?.user as Record<string, unknown> | undefined;
+
+  it('shows each connection as its authenticated user, whatever name and colour its client claims (a read-only one too)', async () => {
+    const { editor: ann, viewer: mallory } = await editorAndViewer('Presence', 'Hello');
+    ann.provider.setAwarenessField('user', { id: w.editor.id, name: w.editor.name, color: '#1864ab' });
+    // Mallory claims to be Ann, with CSS in her colour.
+    mallory.provider.setAwarenessField('user', { id: w.editor.id, name: 'Mallory-as-Ann', color: 'red;background:url(https://evil.example/x)' });
+    mallory.provider.setAwarenessField('cursor', { anchor: null, head: null });
+    const seen = await eventually('Ann to see Mallory’s presence', () => userOf(ann, mallory), 20_000, () => [...statesOf(ann).entries()]);
+    expect(seen).toEqual({ id: w.viewer.id, name: w.viewer.name, color: colourOf(w.viewer.id) });
+    expect(seen?.color).toMatch(/^#[0-9a-f]{6}$/);
+    // The other fields of the state pass unchanged.
+    expect(statesOf(ann).get(mallory.doc.clientID)?.cursor).toEqual({ anchor: null, head: null });
+    // And Ann herself shows as Ann, to Mallory.
+    await eventually('Mallory to see Ann', () => userOf(mallory, ann)?.name === w.editor.name);
+    expect(userOf(mallory, ann)).toEqual({ id: w.editor.id, name: w.editor.name, color: colourOf(w.editor.id) });
+  });
+
+  it('lets no connection speak for another’s client (a forged state for Ann’s client id is dropped)', async () => {
+    const p = await page('Presence forged', 'Hello');
+    const ann = open(p.id, w.editor.token);
+    const mallory = open(p.id, w.viewer.token);
+    const observer = open(p.id, w.admin.token);
+    await Promise.all([ann.synced, mallory.synced, observer.synced]);
+    ann.provider.setAwarenessField('user', { id: w.editor.id, name: w.editor.name, color: '#1864ab' });
+    await eventually('the observer and Mallory to see Ann', () => userOf(observer, ann)?.name === w.editor.name && userOf(mallory, ann)?.name === w.editor.name);
+    // Mallory's client sends a newer state for Ann's client id (as a modified provider could)...
+    const awareness = mallory.provider.awareness!;
+    const annId = ann.doc.clientID;
+    awareness.states.set(annId, { user: { id: w.editor.id, name: 'Ann (forged)', color: '#000000' } });
+    awareness.meta.set(annId, { clock: (awareness.meta.get(annId)?.clock ?? 0) + 100, lastUpdated: Date.now() });
+    awareness.emit('update', [{ added: [], updated: [annId], removed: [] }, 'forged']);
+    // ...then one of its own, so the observer knows the forged one has been through the server.
+    mallory.provider.setAwarenessField('marker', 'after-the-forgery');
+    await eventually('the observer to see Mallory’s marker', () => statesOf(observer).get(mallory.doc.clientID)?.marker === 'after-the-forgery');
+    expect(userOf(observer, ann)).toMatchObject({ id: w.editor.id, name: w.editor.name });
+  });
+});
+

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,8 +9,9 @@ import { migrations } from '../../src/db/migrations/index.js';
 import { createTestApp, requester, type TestApp } from '../helpers/app.js';
 
 const onPostgres = !!process.env.DATABASE_URL;
+const modeOf = (file: string) => statSync(file).mode & 0o777;
 
-describe('migrations', () => {
+describe('migrations and DATA_DIR', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -28,9 +29,42 @@ describe('migrations', () => {
       .execute();
     expect((applied as { name: string }[]).map((r) => r.name).sort()).toEqual(Object.keys(migrations).sort());
   });
+
+  it('narrows a DATA_DIR made wider (by hand, or by an older release) when the service starts, whatever the database', async () => {
+    const other = mkdtempSync(path.join(tmpdir(), 'kb-wide-'));
+    try {
+      chmodSync(other, 0o755);
+      const app = await buildApp({ config: { ...t.config, DATA_DIR: other }, database: t.database, logger: false });
+      await app.close();
+      expect(modeOf(other)).toBe(0o700);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
 });
 
 describe.skipIf(onPostgres)('PGlite on disk', () => {
+  it('keeps DATA_DIR and the database folder owner-only (0700), narrowing folders made wider before', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-private-'));
+    const pgdata = path.join(dataDir, 'pgdata');
+    try {
+      chmodSync(dataDir, 0o755);
+      let database = await openDatabase({ dataDir: pgdata });
+      await database.close();
+      expect(modeOf(dataDir)).toBe(0o700);
+      expect(modeOf(pgdata)).toBe(0o700);
+      // An install from before: both folders 0755 (PGlite's files themselves are 0666: the folders keep others out).
+      chmodSync(dataDir, 0o755);
+      chmodSync(pgdata, 0o755);
+      database = await openDatabase({ dataDir: pgdata });
+      await database.close();
+      expect(modeOf(dataDir)).toBe(0o700);
+      expect(modeOf(pgdata)).toBe(0o700);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   const root = mkdtempSync(path.join(tmpdir(), 'kb-persist-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 

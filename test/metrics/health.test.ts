@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -97,6 +98,29 @@ describe('readiness', () => {
     expect(res.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { checks: { database: 'ok', storage: 'ok' } } });
     expect(['failed', 'timeout']).toContain(res.body.error.details.checks.redis);
     expect(res.body.error.message).toContain('redis');
+  });
+
+  it('checks at most once per HEALTH_READY_CACHE_MS, answering from the last result meanwhile', async () => {
+    // A blob store that breaks after the first check: its folder becomes a file.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-ready-'));
+    const cached = await variant({ DATA_DIR: dataDir, HEALTH_READY_CACHE_MS: 60_000 });
+    const uncached = await variant({ DATA_DIR: dataDir, HEALTH_READY_CACHE_MS: 0 });
+    expect((await cached({ url: '/api/health/ready' })).status).toBe(200);
+    expect((await uncached({ url: '/api/health/ready' })).status).toBe(200);
+    rmSync(path.join(dataDir, 'blobs'), { recursive: true });
+    writeFileSync(path.join(dataDir, 'blobs'), 'x');
+    // Polled again and again, the cached instance does not check again: its answer is the one it had.
+    for (let i = 0; i < 5; i++) {
+      const res = await cached({ url: '/api/health/ready', remoteAddress: `10.2.2.${i}` });
+      expect(res.status).toBe(200);
+      expect(res.body.checks.storage).toBe('ok');
+    }
+    // With 0 every call checks, so it sees the broken store at once.
+    const fresh = await uncached({ url: '/api/health/ready' });
+    expect(fresh.status).toBe(503);
+    expect(fresh.body.error.details.checks.storage).toBe('failed');
+    // Liveness is not cached (and checks only the database).
+    expect((await cached({ url: '/api/health' })).status).toBe(200);
   });
 
   it('says Redis is ok when a Redis server answers', async (ctx) => {

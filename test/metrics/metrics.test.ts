@@ -50,6 +50,24 @@ describe('who may read the metrics', () => {
     expect(asUser.status).toBe(401);
   });
 
+  it('limits wrong tokens per address (429 past AUTH_RATE_LIMIT_MAX, before the token is compared); the right one elsewhere still reads', async () => {
+    const limited = await sibling({ AUTH_RATE_LIMIT_MAX: 3 });
+    const guess = (authorization: string, remoteAddress = '10.3.3.3') => limited.request({ url: '/api/metrics', headers: { authorization }, remoteAddress });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await guess(`Bearer guess-${i}-guess-guess-guess`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    // Even the right token is refused from that address now: a guess can no longer be told right from wrong.
+    const blocked = await guess(`Bearer ${METRICS_TOKEN}`);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(blocked.raw.body).not.toContain('kb_http_request_duration_seconds');
+    // A scraper with the token, from its own address, is never limited: many reads in a row.
+    for (let i = 0; i < 5; i++) expect((await guess(`Bearer ${METRICS_TOKEN}`, '10.3.3.4')).status).toBe(200);
+    const samples = await scrape((opts) => limited.request({ ...opts, remoteAddress: '10.3.3.4' }));
+    expect(sampleValue(samples, 'kb_rate_limit_refusals_total', { limiter: 'metrics' })).toBe(3);
+  });
+
   it('answers the Prometheus text format with the token', async () => {
     const res = await t.request({ url: '/api/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.status).toBe(200);

@@ -205,6 +205,8 @@ describe('public shares: links and attachments', () => {
     const html = await t.app.inject({ method: 'GET', url: `/api/v1/public/shares/${token}/attachments/${inChild}` });
     expect(html.statusCode).toBe(200);
     expect(html.headers['content-disposition']).toBe('attachment; filename=page.html');
+    expect(html.headers['content-type']).toBe('application/octet-stream');
+    expect(html.headers['x-content-type-options']).toBe('nosniff');
 
     for (const id of [inOutside, inSecret, 'nope']) {
       const denied = await visit(t, `${token}/attachments/${id}`);

@@ -137,6 +137,32 @@ describe('the page editor', () => {
     expect((await readBack(target.id)).markdown.trim()).toBe('Original text');
   });
 
+  it('gives a page created "Untitled" the URL of the name it is given, kept after a reload and after a rename elsewhere', async () => {
+    // (The title field by its role: a label search for "Title" would also find the tree's "Untitled" row.)
+    const titleOf = (p: Page) => p.getByRole('textbox', { name: 'Title', exact: true });
+    const target = await newPage('Untitled', { content: doc('Body') });
+    expect(target.slug).toBe('untitled');
+    const page = await signedIn(owner);
+    await page.goto(`/w/${ws.hostname}/s/${space.slug}`);
+    await page.goto(pageUrl(target));
+    await visible(editorOf(page));
+    await titleOf(page).fill('Road map');
+    await page.waitForURL(`**/p/road-map-${target.id}`, { timeout: 15_000 });
+    await page.reload();
+    await visible(editorOf(page));
+    expect(new URL(page.url()).pathname).toBe(`/w/${ws.hostname}/s/${space.slug}/p/road-map-${target.id}`);
+    expect(await titleOf(page).inputValue()).toBe('Road map');
+    // A rename made elsewhere (here the API) moves the open page's URL too.
+    const renamed = await web.t.request({ method: 'PUT', url: `/api/v1/pages/${target.id}`, token: owner.token, body: { title: 'Q3 road map' } });
+    expect(renamed.status).toBe(200);
+    await page.waitForURL(`**/p/q3-road-map-${target.id}`, { timeout: 15_000 });
+    expect(await titleOf(page).inputValue()).toBe('Q3 road map');
+    await web.shot(page, 'editor-renamed-url');
+    // Back leaves the page: its old names were replaced in the history, not added to it.
+    await page.goBack();
+    await page.waitForURL(`**/w/${ws.hostname}/s/${space.slug}`);
+  });
+
   it('shows a viewer the page read-only and never saves', async () => {
     const target = await newPage('Policy', { content: doc('Read me') });
     const page = await signedIn(viewer, { width: 375, height: 800 });

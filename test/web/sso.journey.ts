@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.js';
-import { useWebApp, visible } from './harness.js';
+import { signUp, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
 let op: TestProvider;
@@ -52,6 +52,17 @@ describe('single sign-on in the browser', () => {
     const alert = await visible(page.getByRole('alert'), SLOW);
     expect(await alert.textContent()).toMatch(/email domain cannot be created here/);
     await web.shot(page, 'sso-refused');
+  });
+
+  it('tells someone already signed in why single sign-on failed, instead of skipping the reason', async () => {
+    const page = await web.newPage();
+    await signUp(page);
+    await page.goto('/login?sso_error=email_not_verified');
+    // The sign-in screen is not for them: the app goes on to where they were going, and says what happened there.
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: SLOW });
+    const notice = await visible(page.getByRole('alert').filter({ hasText: 'Single sign-on did not complete' }), SLOW);
+    expect(await notice.textContent()).toMatch(/provider has not verified that email/);
+    await web.shot(page, 'sso-refused-signed-in');
   });
 
   it('hides the password form when single sign-on is the only way in', async () => {

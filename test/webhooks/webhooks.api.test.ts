@@ -152,6 +152,32 @@ describe('webhooks API', () => {
     expect(actions.map((a) => a.action)).toEqual(['webhook.created', 'webhook.updated', 'webhook.updated', 'webhook.secret_rotated', 'webhook.deleted']);
   });
 
+  it('names an unknown event type and the allowed ones (422, REST and MCP alike)', async () => {
+    const { admin, workspace } = ctx;
+    const body = { workspaceId: workspace.id, url: 'https://93.184.215.14/hooks/kb', events: ['page.created', 'page.deleted', 'task.done'] };
+    const res = await t.request({ method: 'POST', url: '/api/v1/webhooks', token: admin.token, body });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.message).toContain('"page.deleted"');
+    expect(res.body.error.message).toContain('page.trashed');
+    expect(res.body.error.details).toMatchObject({ field: 'events.1', unknown: ['page.deleted', 'task.done'], allowed: expect.arrayContaining(['page.created', 'page.trashed', '*']) });
+    expect(res.body.error.details.issues.map((i: { field: string }) => i.field)).toEqual(['events.1', 'events.2']);
+    const mcp = await t.request({ method: 'POST', url: '/api/mcp-standard/call_tool', token: admin.token, body: { name: 'webhook_create', arguments: body } });
+    expect(mcp.status).toBe(422);
+    expect(mcp.body.error.details).toMatchObject({ unknown: ['page.deleted', 'task.done'] });
+
+    // "*" stands alone, and an empty list is refused, each saying why.
+    const starred = await t.request({ method: 'POST', url: '/api/v1/webhooks', token: admin.token, body: { ...body, events: ['*', 'page.created'] } });
+    expect(starred.status).toBe(422);
+    expect(starred.body.error.message).toMatch(/"\*" .*alone/);
+    const empty = await t.request({ method: 'POST', url: '/api/v1/webhooks', token: admin.token, body: { ...body, events: [] } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.error.details.field).toBe('events');
+    const update = await t.request({ method: 'PATCH', url: '/api/v1/webhooks/nope', token: admin.token, body: { events: ['Page.Created'] } });
+    expect(update.status).toBe(422);
+    expect(update.body.error.details.unknown).toEqual(['Page.Created']);
+  });
+
   it('offers the MCP tools over the same rules (each with a success and an error)', async () => {
     const { admin, editor, workspace } = ctx;
     const call = (token: string, name: string, args: Record<string, unknown>) =>

@@ -46,18 +46,31 @@ export function decodeBase64Strict(data: string, maxBytes: number): Buffer {
 export const tooLarge = (maxBytes: number) => validation('data', 'too_large', `The file is larger than the limit of ${maxBytes} bytes (MAX_ATTACHMENT_BYTES)`);
 
 /**
- * Types a browser may show in its own tab without running anything: common raster images, PDF and plain text
- * (with `X-Content-Type-Options: nosniff`). Everything else, HTML, SVG, XML and JavaScript above all, is served as an
- * attachment download.
+ * Raster images, the only files shown in the browser (in a page's <img>, or in a tab of their own): no browser runs
+ * them. SVG is not one of them (it carries script), nor is any other type.
  */
-const INLINE_SAFE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'application/pdf', 'text/plain']);
+const INLINE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
+
+/** What every other file is served as: bytes to save, which no `<script>`, `<link>`, worker or tab will run or style with. */
+const DOWNLOAD_TYPE = 'application/octet-stream';
 
 export function essenceOf(contentType: string): string {
   return contentType.split(';')[0].trim().toLowerCase();
 }
 
 export function dispositionType(contentType: string): 'inline' | 'attachment' {
-  return INLINE_SAFE.has(essenceOf(contentType)) ? 'inline' : 'attachment';
+  return INLINE_IMAGES.has(essenceOf(contentType)) ? 'inline' : 'attachment';
+}
+
+/**
+ * The type a file is served with: a safe raster image keeps its own; everything else is `application/octet-stream`.
+ * A script, style sheet, HTML or SVG document uploaded to a page is served from this origin, whose CSP allows its own
+ * scripts and styles: with its own type (even with nosniff) a `<script src>` or `<link rel=stylesheet>` there would
+ * run it. The record keeps the uploaded type for clients to show.
+ */
+export function servedType(contentType: string): string {
+  const essence = essenceOf(contentType);
+  return INLINE_IMAGES.has(essence) ? essence : DOWNLOAD_TYPE;
 }
 
 /** `inline|attachment; filename="<ASCII fallback>"; filename*=UTF-8''<percent-encoded>` (RFC 6266 and 8187). */
@@ -65,20 +78,23 @@ export function contentDispositionHeader(filename: string, contentType: string):
   return contentDisposition(filename, { type: dispositionType(contentType) });
 }
 
+/** Served with every file's bytes: nothing in them runs, should a browser render them anyway. */
+export const DOWNLOAD_CSP = "default-src 'none'; sandbox";
+
 /**
- * The headers of a file's bytes, wherever they are downloaded from (signed in, or through a public share): its type
- * and name, never sniffed, and sandboxed should a browser render it.
+ * The headers of a file's bytes, wherever they are downloaded from (signed in, or through a public share): a safe
+ * image inline, anything else a download of plain bytes; never sniffed, and sandboxed should a browser render it.
  */
 export function downloadHeaders(
   attachment: { filename: string; contentType: string; size: number; sha256: string },
   cacheControl: string,
 ): Record<string, string | number> {
   return {
-    'content-type': attachment.contentType,
+    'content-type': servedType(attachment.contentType),
     'content-length': attachment.size,
     'content-disposition': contentDispositionHeader(attachment.filename, attachment.contentType),
     'x-content-type-options': 'nosniff',
-    'content-security-policy': "default-src 'none'; sandbox",
+    'content-security-policy': DOWNLOAD_CSP,
     'cache-control': cacheControl,
     etag: `"${attachment.sha256}"`,
   };

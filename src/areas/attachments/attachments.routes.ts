@@ -97,7 +97,8 @@ export const attachmentsRoutes: AreaRoutes = (parent, deps) => {
           summary: 'The file’s bytes',
           description:
             'Streams the bytes with their Content-Type, Content-Length and a Content-Disposition carrying the file name. ' +
-            'Only PNG, JPEG, GIF, WebP, AVIF, BMP, PDF and plain text are `inline`; every other type (HTML, SVG, XML, JavaScript…) is an `attachment`. ' +
+            'PNG, JPEG, GIF, WebP, AVIF and BMP images are `inline` with their own type; every other file (SVG, HTML, JavaScript, PDF, text…) is an ' +
+            '`attachment` served as `application/octet-stream` (the record keeps the uploaded type), always with `nosniff` and a sandboxing CSP. ' +
             'A single `Range: bytes=a-b` (or `a-`, `-n`) answers 206 with Content-Range (resume, seek); several ranges are ignored (200, whole file); ' +
             'a range past the end is 416 RANGE_NOT_SATISFIABLE with `Content-Range: bytes */<size>`. `If-Range` with the ETag is honoured.',
           params: AttachmentParams,

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { fastifyCookie } from '@fastify/cookie';
 import type { Actor, Ctx } from '../../context.js';
+import type { Presence } from '../../editor/presence.js';
 import { forbidden, unauthorized } from '../../errors.js';
 import { requireSessionToken, SESSION_COOKIE } from '../../http/session-cookie.js';
 import type { Authenticator } from '../auth/auth.service.js';
@@ -16,6 +17,8 @@ export interface CollabContext {
   /** The credential the connection opened with, checked again with its access (a deleted API key closes it). */
   credential: string;
   role: Role;
+  /** Who the connection shows as to the others (set at connect, from the account: never what the client says). */
+  presence?: Presence;
 }
 
 /** Whether a browser's `Origin` names the host it connected to (a foreign page must not ride the session cookie). */

@@ -12,6 +12,7 @@ import { newId } from '../../ids.js';
 import type { HttpDeps } from '../../http/request-context.js';
 import { admitConnection, type CollabContext, credentialOf, mayWrite } from './collab.access.js';
 import { SocketLimits } from './collab.limits.js';
+import { connectionPresence, vetAwareness } from './collab.presence.js';
 import { sharedEditors } from './collab.editors.js';
 import { EditSession, loadLiveState, storeLiveDocument } from './collab.store.js';
 
@@ -85,13 +86,20 @@ export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: Co
       try {
         if (!PAGE_ID.test(documentName)) throw notFound('Page', documentName.slice(0, 64));
         const credential = credentialOf(token, requestHeaders, config.TRUST_PROXY);
-        const context = await admitConnection(deps.authenticator, ctxFor, documentName, credential);
-        connectionConfig.readOnly = !mayWrite(context.role);
+        const admitted = await admitConnection(deps.authenticator, ctxFor, documentName, credential);
+        connectionConfig.readOnly = !mayWrite(admitted.role);
+        const context: CollabContext = { ...admitted, presence: await connectionPresence(ctxFor(admitted.actor), admitted.actor.userId) };
         limits.settled(request);
         return context;
       } catch (err) {
         throw refusal(err);
       }
+    },
+    // Presence (names, colours, carets) is the server's word: every awareness update from a client is vetted first.
+    // One from no connection came through Redis from another instance, which vetted it.
+    async beforeHandleAwareness({ states, connection, context, document }) {
+      if (!connection) return;
+      vetAwareness(states, (context as CollabContext | undefined)?.presence, document.getClients(connection), document.awareness.getStates());
     },
     async onLoadDocument({ documentName }) {
       const state = await loadLiveState(system, documentName);

@@ -2,6 +2,7 @@ import { create as contentDisposition } from 'content-disposition';
 import { rangeRequestOf, sendFile, withRangeErrors } from '../../http/downloads.js';
 import { ctxOf } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER } from '../../http/routes.js';
+import { DOWNLOAD_CSP } from '../attachments/attachments.files.js';
 import { ExportCreateBody, ExportParams, ExportResult } from './exports.schema.js';
 import { createExport, getExport, openExportDownload } from './exports.service.js';
 
@@ -50,6 +51,7 @@ export const exportsRoutes: AreaRoutes = (app, deps) => {
         'content-length': String(done.size),
         'content-disposition': contentDisposition(done.filename, { type: 'attachment' }),
         'x-content-type-options': 'nosniff',
+        'content-security-policy': DOWNLOAD_CSP,
         'cache-control': 'private, no-cache',
         etag: `"${done.sha256}"`,
       };

@@ -3,8 +3,15 @@ import { envelope, Id, Limit } from '../../schema.js';
 import { EVENT_TYPES } from '../events/events.record.js';
 
 export const WebhookEventType = z.enum(EVENT_TYPES);
+/**
+ * One array of known types or `"*"` (not a union of the two forms: a union's error says only "Invalid input", where an
+ * unknown type must be named along with the allowed ones, which the validator puts in `details`).
+ */
 export const WebhookEvents = z
-  .union([z.array(WebhookEventType).min(1).max(EVENT_TYPES.length), z.tuple([z.literal('*')])])
+  .array(z.enum([...EVENT_TYPES, '*']))
+  .min(1)
+  .max(EVENT_TYPES.length)
+  .refine((events) => events.length === 1 || !events.includes('*'), '"*" (every event type) stands alone: send ["*"] or a list of types')
   .describe('The event types to receive (see docs/webhooks.md), or ["*"] for every type');
 
 const WebhookUrl = z

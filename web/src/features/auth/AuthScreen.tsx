@@ -1,9 +1,9 @@
 import { Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
-import { SingleSignOnButton, SingleSignOnError, useSignInProviders } from './SingleSignOn';
+import { announceSingleSignOnError, SingleSignOnButton, SingleSignOnError, useSignInProviders } from './SingleSignOn';
 import { useSession } from './session';
 
 /** Sign in and sign up: one form, two modes. After either, back to where the person was going. */
@@ -19,6 +19,10 @@ export function AuthScreen({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const ssoError = query.get('sso_error');
+  useEffect(() => {
+    if (user && ssoError) announceSingleSignOnError(ssoError);
+  }, [user, ssoError]);
   if (user) return <Navigate to={next.startsWith('/') && !next.startsWith('//') ? next : '/'} replace />;
 
   const fields = error instanceof ApiError ? error.fieldErrors() : {};
@@ -45,7 +49,7 @@ export function AuthScreen({ mode }: { mode: 'sign-in' | 'sign-up' }) {
           <Title order={1} size="h2">
             {signingUp ? 'Create your account' : 'Sign in to kb'}
           </Title>
-          <SingleSignOnError reason={query.get('sso_error')} />
+          <SingleSignOnError reason={ssoError} />
           {providers.oidc && <SingleSignOnButton oidc={providers.oidc} next={next} withPassword={providers.password} />}
           {providers.password && (
             <>

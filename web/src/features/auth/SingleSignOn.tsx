@@ -1,4 +1,5 @@
 import { Alert, Button, Divider } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 
@@ -47,11 +48,21 @@ const SSO_ERRORS: Record<string, string> = {
   sso_disabled: 'Single sign-on is not set up on this service.',
 };
 
+const ssoErrorMessage = (reason: string) => SSO_ERRORS[reason] ?? 'Single sign-on failed. Please try again.';
+
 export function SingleSignOnError({ reason }: { reason: string | null }) {
   if (!reason) return null;
   return (
     <Alert color="red" title="Could not sign in" role="alert" variant="light">
-      {SSO_ERRORS[reason] ?? 'Single sign-on failed. Please try again.'}
+      {ssoErrorMessage(reason)}
     </Alert>
   );
+}
+
+/**
+ * A refused single sign-on for someone already signed in (another account, or a second tab): the sign-in screen is
+ * skipped for them, so the reason is told in a notification that stays until closed, on whatever screen follows.
+ */
+export function announceSingleSignOnError(reason: string) {
+  notifications.show({ id: 'sso-error', color: 'red', title: 'Single sign-on did not complete', message: ssoErrorMessage(reason), autoClose: false });
 }

@@ -5,7 +5,7 @@ import { IconHistory, IconMessageCircle, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Editor } from '@tiptap/react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
@@ -25,7 +25,7 @@ import { PageEditor, PagePreview } from './editor/PageEditor';
 import { type EditablePage, editorPageKey, loadPage } from './editor/page-doc';
 import { SaveStatus } from './editor/SaveStatus';
 import { useTitleSave } from './editor/useTitleSave';
-import { pageKeys } from './pages.queries';
+import { pageKeys, slugOfTitle } from './pages.queries';
 
 const CommentsPanel = lazy(() => import('../comments/CommentsPanel'));
 
@@ -82,7 +82,11 @@ function PageBody({ page, collab }: { page: EditablePage; collab: CollabState })
   const [title, setTitle] = useState(page.title);
   const titleRef = useRef(page.title);
 
-  const onTitleSaved = useCallback(() => {
+  // The URL names the page by its title's slug: it follows the title (saved here, or renamed elsewhere), so the address
+  // bar, a copied link and a reload show the page's name, not the "untitled" it was created with.
+  const [slug, setSlug] = useState(page.slug);
+  const onTitleSaved = useCallback((saved: string) => {
+    setSlug(slugOfTitle(saved));
     // A new title shows in the tree and the breadcrumbs.
     void queryClient.invalidateQueries({ queryKey: pageKeys.tree(page.spaceId) });
     void queryClient.invalidateQueries({ queryKey: pageKeys.roots(page.spaceId) });
@@ -98,7 +102,7 @@ function PageBody({ page, collab }: { page: EditablePage; collab: CollabState })
     if (!liveTitle || titleState.current !== 'saved' || liveTitle.title === titleRef.current) return;
     setTitle(liveTitle.title);
     titleRef.current = liveTitle.title;
-    onTitleSaved();
+    onTitleSaved(liveTitle.title);
   }, [liveTitle, onTitleSaved]);
   const target = useMemo(() => ({ workspaceId: page.workspaceId, pageId: page.id }), [page.workspaceId, page.id]);
   const editorRef = useRef<Editor | null>(null);
@@ -119,7 +123,13 @@ function PageBody({ page, collab }: { page: EditablePage; collab: CollabState })
   const [trashOpen, trash] = useDisclosure(false);
   const [trashing, setTrashing] = useState(false);
   const spaceSlug = space?.slug ?? '';
-  const pagePath = paths.page(workspace.hostname, spaceSlug, { id: page.id, slug: page.slug });
+  const pagePath = paths.page(workspace.hostname, spaceSlug, { id: page.id, slug });
+  const location = useLocation();
+  useEffect(() => {
+    if (!space || location.pathname === pagePath) return;
+    // Replaced, not pushed: Back leaves the page rather than stepping through its old names.
+    navigate({ pathname: pagePath, search: location.search, hash: location.hash }, { replace: true });
+  }, [space, pagePath, location.pathname, location.search, location.hash, navigate]);
 
   const moveToTrash = async () => {
     setTrashing(true);

@@ -2,11 +2,16 @@ import { type AnyExtension, Extension } from '@tiptap/core';
 import { Collaboration } from '@tiptap/extension-collaboration';
 import { yCursorPlugin } from '@tiptap/y-tiptap';
 import type { Awareness } from 'y-protocols/awareness';
+import { colourOf, shownPresence } from '@editor/presence';
 import { COLLAB_FIELD, type CollabSession, type Collaborator } from './collab-session';
 import './collab.css';
 
+/** What a peer's awareness says about them, safe to show (a colour that is hex, never a string put into a style). */
+const safe = (user: unknown): Collaborator => shownPresence(user) ?? { id: '', name: 'Someone', color: colourOf('') };
+
 /** Another person's caret: a thin bar in their colour with their name above it (the avatars announce who is here). */
-function caretOf(user: Collaborator): HTMLElement {
+function caretOf(claimed: unknown): HTMLElement {
+  const user = safe(claimed);
   const caret = document.createElement('span');
   caret.className = 'kb-caret';
   caret.style.borderColor = user.color;
@@ -19,8 +24,8 @@ function caretOf(user: Collaborator): HTMLElement {
   return caret;
 }
 
-/** Their selection, tinted in their colour (`33` ≈ 20 % alpha keeps the text readable). */
-const selectionOf = (user: Collaborator) => ({ class: 'kb-remote-selection', style: `background-color: ${user.color}33` });
+/** Their selection, tinted in their colour (`33` ≈ 20 % alpha keeps the text readable); the colour is hex, checked. */
+const selectionOf = (claimed: unknown) => ({ class: 'kb-remote-selection', style: `background-color: ${safe(claimed).color}33` });
 
 /**
  * The others' carets and selections, read from awareness. Uses @tiptap/y-tiptap's cursor plugin, which finds the

@@ -1,17 +1,14 @@
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
+import { type Presence, shownPresence } from '@editor/presence';
 import { localName } from './device-copies';
 
 /** The Tiptap `Collaboration` field that holds a page (the server's COLLAB_FIELD). */
 export const COLLAB_FIELD = 'default';
 
-/** What awareness says about a person on the page: their id, name and caret colour. */
-export interface Collaborator {
-  id: string;
-  name: string;
-  color: string;
-}
+/** What awareness says about a person on the page: their id, name and caret colour (the server sets it). */
+export type Collaborator = Presence;
 
 /** One opened page: its Yjs document, kept on this device and shared with the server. */
 export interface CollabSession {
@@ -54,15 +51,18 @@ export function openCollabSession(pageId: string, me: Collaborator): CollabSessi
 /** Whether the document holds a page yet (an empty fragment means neither this device nor the server has spoken). */
 export const hasContent = (doc: Y.Doc) => doc.getXmlFragment(COLLAB_FIELD).length > 0;
 
-/** The other people on the page, once each however many tabs they have open. */
+/**
+ * The other people on the page, once each however many tabs they have open. What awareness says is checked before it
+ * is shown (the server sets it, but a page never trusts a peer): a name is only text, a colour only 6-digit hex.
+ */
 export function othersOn(session: CollabSession): Collaborator[] {
   const awareness = session.provider.awareness;
   if (!awareness) return [];
   const seen = new Map<string, Collaborator>();
   const me = (awareness.getLocalState()?.user as Collaborator | undefined)?.id;
   for (const [clientId, state] of awareness.getStates()) {
-    const user = state?.user as Collaborator | undefined;
-    if (clientId === session.doc.clientID || !user?.id || user.id === me) continue;
+    const user = shownPresence(state?.user);
+    if (clientId === session.doc.clientID || !user || user.id === me) continue;
     seen.set(user.id, user);
   }
   return [...seen.values()];

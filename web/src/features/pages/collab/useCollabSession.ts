@@ -1,7 +1,7 @@
 import { WebSocketStatus } from '@hocuspocus/provider';
 import { useEffect, useState } from 'react';
 import { type CollabSession, type Collaborator, hasContent, openCollabSession, othersOn } from './collab-session';
-import { colourOf } from './person-colour';
+import { colourOf } from '@editor/presence';
 
 /**
  * Where the person's copy of the page stands: `connecting` before the first handshake, `online` connected with
