@@ -60,7 +60,7 @@ export const authRoutes: AreaRoutes = recordRoutes((app, deps) => {
     },
     async (req, reply) => {
       const { user, token } = await login(ctxOf(req, deps), req.body);
-      setSessionCookie(req, reply, token, deps.env.config.JWT_TTL_S);
+      setSessionCookie(req, reply, deps.env.config, token, deps.env.config.JWT_TTL_S);
       return { data: { user, csrfToken: csrfTokenFor(deps.env.tokens, token) } };
     },
   );

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { fastifyCookie } from '@fastify/cookie';
 import type { Actor, Ctx } from '../../context.js';
 import { forbidden, unauthorized } from '../../errors.js';
-import { requireSessionToken, SESSION_COOKIE } from '../../http/session-cookie.js';
+import { requireSessionToken, sessionCookieFrom } from '../../http/session-cookie.js';
 import type { Authenticator } from '../auth/auth.service.js';
 import { requirePageAccess } from '../pages/pages.policy.js';
 import { type Role, roleAtLeast } from '../workspaces/workspaces.policy.js';
@@ -33,7 +33,7 @@ export function sameOriginUpgrade(headers: Headers | IncomingHttpHeaders, trustP
 
 /**
  * The credential of a connection: the provider's token (a session JWT or an API key), or for `token: "cookie"` the
- * browser's `kb_session` cookie, accepted from this service's own origin only.
+ * browser's session cookie (`__Host-kb_session` or `kb_session`), accepted from this service's own origin only.
  */
 export function credentialOf(token: string, headers: Headers, trustProxy: boolean): string {
   if (token !== COOKIE_TOKEN) {
@@ -42,7 +42,7 @@ export function credentialOf(token: string, headers: Headers, trustProxy: boolea
   }
   if (!sameOriginUpgrade(headers, trustProxy))
     throw forbidden('Cross-origin co-editing refused: the session cookie only works from this service’s own pages', { reason: 'cross_origin' });
-  const value = fastifyCookie.parse(headers.get('cookie') ?? '')[SESSION_COOKIE];
+  const value = sessionCookieFrom(fastifyCookie.parse(headers.get('cookie') ?? ''));
   if (!value) throw unauthorized('No session cookie: sign in first');
   return requireSessionToken(value);
 }

@@ -102,7 +102,7 @@ export const invitationsRoutes: AreaRoutes = recordRoutes((app, deps) => {
       if (accepted.token === undefined || req.headers.authorization !== undefined) return { data: accepted };
       // A browser gets its session as the HttpOnly cookie only: the token never reaches page scripts.
       const { token, ...answer } = accepted;
-      setSessionCookie(req, reply, token, deps.env.config.JWT_TTL_S);
+      setSessionCookie(req, reply, deps.env.config, token, deps.env.config.JWT_TTL_S);
       return { data: { ...answer, csrfToken: csrfTokenFor(deps.env.tokens, token) } };
     },
   );
