@@ -85,21 +85,21 @@ export const invitationsRoutes: AreaRoutes = recordRoutes((app, deps) => {
   app.post(
     '/invitations/:token/accept',
     {
-      config: { public: true },
+      config: { public: true, actsForCaller: true },
       preValidation: [ownOriginOnly, deps.authThrottle.guard],
       schema: {
         tags,
         summary: 'Accept an invitation: signed in as the invited email, or with a name and password that create the account',
         description:
-          'Signed in (bearer or session cookie): the account’s email must be the invited one (403 `email_mismatch`). Not signed in: `name` and `password` create the invited account (409 when it exists: sign in first) and a session starts; without an Authorization header the session cookie is set and `csrfToken` answered. A link works once (410 afterwards).',
+          'Signed in (bearer or session cookie): the account’s email must be the invited one (403 `email_mismatch`); a bad bearer credential is a 401 as everywhere. Not signed in: `name` and `password` create the invited account (409 when it exists: sign in first) and a session starts: the session cookie and `csrfToken` by default, or with `session: "token"` the token itself. A link works once (410 afterwards).',
         body: InvitationAcceptBody,
         params: InvitationTokenParams,
-        response: { 200: InvitationAccepted, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 429: ErrorBody },
+        response: { 200: InvitationAccepted, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 429: ErrorBody },
       },
     },
     async (req, reply) => {
       const accepted = await acceptInvitation(ctxOf(req, deps), req.params.token, req.body);
-      if (accepted.token === undefined || req.headers.authorization !== undefined) return { data: accepted };
+      if (accepted.token === undefined || req.body.session === 'token') return { data: accepted };
       // A browser gets its session as the HttpOnly cookie only: the token never reaches page scripts.
       const { token, ...answer } = accepted;
       setSessionCookie(req, reply, deps.env.config, token, deps.env.config.JWT_TTL_S);

@@ -17,8 +17,12 @@ export const InvitationAcceptBody = z
   .object({
     name: Name.optional().describe('Not signed in: the new account’s name'),
     password: Password.optional().describe('Not signed in: the new account’s password (8+ characters)'),
+    session: z
+      .enum(['cookie', 'token'])
+      .default('cookie')
+      .describe('Not signed in: how the new account’s session is handed over. `cookie` (default): the HttpOnly session cookie and `csrfToken`, for browsers; `token`: the session JWT in the answer, for scripts'),
   })
-  .default({});
+  .default({ session: 'cookie' });
 
 export const InvitationStatus = z.enum(['pending', 'expired']).describe('`expired`: the link no longer works; invite again for a new one');
 
