@@ -76,7 +76,7 @@ export const oidcRoutes: AreaRoutes = (app, deps) => {
       // One use only, whatever happens next.
       reply.clearCookie(ATTEMPT_COOKIE, attemptCookie(req, deps.env.config));
       try {
-        const signedIn = await finishOidcSignIn(ctx, {
+        const signedIn = await finishOidcSignIn(ctx, deps.authenticator, {
           attempt,
           state: req.query.state,
           error: req.query.error,

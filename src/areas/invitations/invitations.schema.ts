@@ -69,3 +69,22 @@ export const InvitationAccepted = envelope(
     csrfToken: z.string().optional().describe('Browsers (no Authorization header): the session cookie was set; send this as X-CSRF-Token'),
   }),
 );
+
+export const ReceivedInvitationParams = z.object({ id: Id });
+export const ReceivedInvitation = z.object({
+  id: z.string(),
+  workspace: z.object({ id: z.string(), name: z.string(), hostname: z.string() }),
+  email: z.string().describe('The address invited: yours'),
+  role: Role.describe('The role you get on accepting'),
+  invitedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export const ReceivedInvitationList = envelope(z.array(ReceivedInvitation));
+
+/** What adding an existing account by user id answers when it invites the account instead (202). */
+export const MemberInvited = envelope(
+  InvitationCreated.shape.data.extend({
+    status: z.literal('invited').describe('The account was invited: it becomes a member when its holder accepts (GET /users/me/invitations)'),
+  }),
+);
