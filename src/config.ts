@@ -79,6 +79,10 @@ const ConfigSchema = z.object({
    * (everyone else invites it, and its holder accepts). Counts only for an account whose email kb has verified.
    */
   INSTALL_ADMINS: z.string().default(''),
+  /** Invitations one person may make per hour (by email, or by adding an existing account), across workspaces. */
+  INVITATIONS_PER_USER_PER_HOUR: z.coerce.number().int().positive().default(20),
+  /** Invitations one workspace may send per hour, whoever makes them. */
+  INVITATIONS_PER_WORKSPACE_PER_HOUR: z.coerce.number().int().positive().default(100),
   /** Research: a SearXNG-compatible search API (`GET <url>/search?q=…&format=json`); unset, the web is not searched. */
   WEB_SEARCH_URL: z.string().url().optional(),
   /** Research: an OpenAI-compatible API base (…/v1) whose chat completions write reports; unset, reports are extractive. */

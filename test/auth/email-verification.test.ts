@@ -102,3 +102,26 @@ describe('verifying your email', () => {
     }
   });
 });
+
+describe('invitations are mailed only by people whose email is verified', () => {
+  it('an unverified inviter gets the link to pass on (mailed false, why); verified, it is mailed', async () => {
+    const eve = await createUser(t, 'Eve');
+    const workspace = (
+      await t.request({ method: 'POST', url: '/api/v1/workspaces', token: eve.token, body: { name: 'Eve co', hostname: `eve-${Date.now().toString(36)}` } })
+    ).body.data;
+    const inviteAs = (email: string) =>
+      t.request({ method: 'POST', url: `/api/v1/workspaces/${workspace.id}/invitations`, token: eve.token, body: { email, role: 'viewer' } });
+    const before = smtp.received.length;
+    const unmailed = await inviteAs('target-1@elsewhere.test');
+    expect(unmailed.status).toBe(201);
+    expect(unmailed.body.data).toMatchObject({ mailed: false, mailError: expect.stringContaining('verified') });
+    expect(smtp.received.length).toBe(before);
+
+    await t.request({ method: 'POST', url: REQUEST, token: eve.token });
+    const [link] = linksMailedTo(eve.email);
+    expect((await t.request({ method: 'POST', url: CONFIRM, body: { token: tokenOf(link) } })).status).toBe(200);
+    const mailed = await inviteAs('target-2@elsewhere.test');
+    expect(mailed.body.data.mailed).toBe(true);
+    expect(smtp.received.filter((m) => m.to.includes('target-2@elsewhere.test'))).toHaveLength(1);
+  });
+});

@@ -192,3 +192,63 @@ describe('invitations to an email address in your own list', () => {
     expect(await memberIds(admin, workspace.id)).toEqual([admin.id, person.id]);
   });
 });
+
+describe('hourly invitation limits', () => {
+  it('per inviter: 429 RATE_LIMITED with Retry-After past INVITATIONS_PER_USER_PER_HOUR, across workspaces and ways of inviting', async () => {
+    const limited = await siblingApp(t, {}, { INVITATIONS_PER_USER_PER_HOUR: 3 });
+    try {
+      const { admin, workspace } = await team('Busy');
+      const second = await createWorkspace(t, admin, 'Busy two');
+      const someone = await createUser(t, 'Someone');
+      const inviteAs = (workspaceId: string, email: string) =>
+        limited.request({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/invitations`, token: admin.token, body: { email, role: 'viewer' } });
+      expect((await inviteAs(workspace.id, 'a@limit.test')).status).toBe(201);
+      expect((await inviteAs(second.id, 'b@limit.test')).status).toBe(201);
+      expect((await add(admin, second.id, someone.id, 'viewer', limited.request)).status).toBe(202);
+      const refused = await inviteAs(workspace.id, 'c@limit.test');
+      expectError(refused, 429, 'RATE_LIMITED', { reason: 'too_many_invitations', limit: 3 });
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(3000);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+      expect(refused.body.error.details.retryAfter).toBe(retryAfter);
+      expectError(await add(admin, workspace.id, (await createUser(t, 'Late')).id, 'viewer', limited.request), 429, 'RATE_LIMITED');
+      const open = await t.request({ url: `/api/v1/workspaces/${workspace.id}/invitations`, token: admin.token });
+      expect(open.body.data.map((i: { email: string }) => i.email)).toEqual(['a@limit.test']);
+      // Counted from the rows of the last hour: once they are older, inviting works again.
+      await t.database.db
+        .updateTable('invitations')
+        .set({ createdAt: new Date(Date.now() - 3601_000) } as never)
+        .where('invitedBy', '=', admin.id)
+        .execute();
+      expect((await inviteAs(workspace.id, 'c@limit.test')).status).toBe(201);
+    } finally {
+      await limited.app.close();
+    }
+  });
+
+  it('per workspace: past INVITATIONS_PER_WORKSPACE_PER_HOUR, whoever invites', async () => {
+    const limited = await siblingApp(t, {}, { INVITATIONS_PER_WORKSPACE_PER_HOUR: 2 });
+    try {
+      const { admin, workspace } = await team('Crowd');
+      const coAdmin = await createUser(t, 'Co');
+      const joined = await add(admin, workspace.id, coAdmin.id, 'admin', limited.request);
+      await t.request({ method: 'POST', url: `/api/v1/users/me/invitations/${joined.body.data.invitation.id}/accept`, token: coAdmin.token });
+      const inviteAs = (who: TestUser, email: string) =>
+        limited.request({ method: 'POST', url: `/api/v1/workspaces/${workspace.id}/invitations`, token: who.token, body: { email, role: 'viewer' } });
+      expect((await inviteAs(coAdmin, 'x@crowd.test')).status).toBe(201);
+      expectError(await inviteAs(coAdmin, 'y@crowd.test'), 429, 'RATE_LIMITED', { reason: 'too_many_workspace_invitations', limit: 2 });
+      expectError(await inviteAs(admin, 'y@crowd.test'), 429, 'RATE_LIMITED');
+      // Another workspace of the same admin is not held back.
+      const elsewhere = await createWorkspace(t, admin, 'Elsewhere');
+      const other = await limited.request({
+        method: 'POST',
+        url: `/api/v1/workspaces/${elsewhere.id}/invitations`,
+        token: admin.token,
+        body: { email: 'y@crowd.test', role: 'viewer' },
+      });
+      expect(other.status).toBe(201);
+    } finally {
+      await limited.app.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { InvitationRole } from '../../db/tables/invitations.js';
+import type { HourlyUse } from '../auth/hourly-limit.js';
 
 const COLUMNS = [
   'i.id',
@@ -48,6 +49,26 @@ export const invitationsRepo = {
     row: { id: string; workspaceId: string; email: string; role: InvitationRole; tokenHash: string; invitedBy: string; expiresAt: Date; userId: string | null },
   ) {
     return db.insertInto('invitations').values(row).execute();
+  },
+
+  /**
+   * Invitations made in the last hour by `inviterId`, and in `workspaceId`, with the oldest of each: the hourly limits.
+   * The inviter's and the workspace's rows are locked first (in that order, always), so two invitations count in turn
+   * on every instance.
+   */
+  async lockAndCountSince(db: Db, inviterId: string, workspaceId: string, since: Date): Promise<{ byInviter: HourlyUse; inWorkspace: HourlyUse }> {
+    await db.selectFrom('users').select('id').where('id', '=', inviterId).forUpdate().execute();
+    await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+    const count = async (column: 'invitedBy' | 'workspaceId', value: string): Promise<HourlyUse> => {
+      const row = await db
+        .selectFrom('invitations')
+        .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(created_at)`.as('oldest')])
+        .where(column, '=', value)
+        .where('createdAt', '>', since)
+        .executeTakeFirstOrThrow();
+      return { n: Number(row.n), oldest: row.oldest === null ? null : new Date(row.oldest) };
+    };
+    return { byInviter: await count('invitedBy', inviterId), inWorkspace: await count('workspaceId', workspaceId) };
   },
 
   /**

@@ -2,12 +2,15 @@ import type { z } from 'zod';
 import { publicUrlOf } from '../../config.js';
 import { type Ctx, requireActor } from '../../context.js';
 import { isUniqueViolation } from '../../db/index.js';
+import type { Db } from '../../db/index.js';
 import { AppError, alreadyExists, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { mailerOf, mailFailureReason } from '../../mail/mailer.js';
 import { invitationMail } from '../../mail/templates.js';
 import { recordAudit } from '../audit/audit.record.js';
+import { assertUnderHourlyLimit, HOUR_MS } from '../auth/hourly-limit.js';
 import { hashApiKey, newLinkToken } from '../auth/tokens.js';
+import { usersRepo } from '../users/users.repo.js';
 import { type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { presentInvitation } from './invitations.present.js';
 import { type InvitationRow, invitationsRepo } from './invitations.repo.js';
@@ -39,7 +42,7 @@ export function inviteAccount(ctx: Ctx, workspaceId: string, account: { id: stri
   return invite(ctx, workspaceId, { email: account.email.toLowerCase(), role, userId: account.id });
 }
 
-/** Makes the invitation (one transaction with its audit entries), then mails it when it may. */
+/** Makes the invitation within the hourly limits (one transaction with its audit entries), then mails it when it may. */
 async function invite(ctx: Ctx, workspaceId: string, target: { email: string; role: Role; userId: string | null }) {
   const actor = requireActor(ctx);
   const { email, role, userId } = target;
@@ -48,6 +51,7 @@ async function invite(ctx: Ctx, workspaceId: string, target: { email: string; ro
   const now = ctx.now();
   try {
     await ctx.db.transaction().execute(async (trx) => {
+      await assertInvitationAllowance(trx, ctx, actor.userId, workspaceId, now);
       const replaced = await invitationsRepo.revokeOpenForEmail(trx, workspaceId, email, now);
       await invitationsRepo.insert(trx, {
         id,
@@ -74,10 +78,32 @@ async function invite(ctx: Ctx, workspaceId: string, target: { email: string; ro
   return { invitation: presentInvitation(row, now), url, ...(await mailInvitation(ctx, row, url)) };
 }
 
-/** Mails the link when a mail server is configured; a failure is logged and reported, never thrown. */
+/** Invitations mail strangers with the inviter's words in them: so many an hour per inviter and per workspace (429 beyond). */
+async function assertInvitationAllowance(trx: Db, ctx: Ctx, inviterId: string, workspaceId: string, now: Date) {
+  const { config } = ctx.env;
+  const used = await invitationsRepo.lockAndCountSince(trx, inviterId, workspaceId, new Date(now.getTime() - HOUR_MS));
+  assertUnderHourlyLimit(used.byInviter, config.INVITATIONS_PER_USER_PER_HOUR, now, {
+    message: 'You have made too many invitations',
+    reason: 'too_many_invitations',
+  });
+  assertUnderHourlyLimit(used.inWorkspace, config.INVITATIONS_PER_WORKSPACE_PER_HOUR, now, {
+    message: 'This workspace has sent too many invitations',
+    reason: 'too_many_workspace_invitations',
+  });
+}
+
+export const UNVERIFIED_INVITER =
+  'Not mailed: invitations are mailed only for people whose own email kb has verified (POST /api/v1/auth/verify-email); pass the link on yourself';
+
+/**
+ * Mails the link when a mail server is configured and the inviter's own email is verified (an account anyone could
+ * have made must not send mail in kb's name); a failure is logged and reported, never thrown.
+ */
 async function mailInvitation(ctx: Ctx, row: InvitationRow, url: string): Promise<{ mailed: boolean; mailError?: string }> {
   const mailer = mailerOf(ctx.env.config);
   if (!mailer) return { mailed: false };
+  const inviter = await usersRepo.findById(ctx.db, row.invitedBy);
+  if (!inviter?.emailVerifiedAt) return { mailed: false, mailError: UNVERIFIED_INVITER };
   try {
     const { email: to, inviterName, workspaceName, role, expiresAt } = row;
     await mailer.send(invitationMail({ to, inviterName: inviterName ?? 'Someone', workspaceName, role, url, expiresAt }));
