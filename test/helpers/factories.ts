@@ -38,14 +38,21 @@ export async function createWorkspace(t: TestApp, owner: TestUser, name = 'Acme'
  * processes reached over HTTP only (test/instances), it goes the API's way: the admin invites, the user accepts.
  */
 export async function addMember(t: TestApp, workspaceId: string, admin: TestUser, user: TestUser, role: 'admin' | 'editor' | 'viewer') {
-  if (!t.database) return inviteAndAccept(t, workspaceId, admin, user, role);
+  if (!t.database) return joinByInvitation(t, workspaceId, admin.token, user, role);
   const db = t.database.db;
   if ((await memberRole(db, workspaceId, admin.id)).role !== 'admin') throw new Error(`add member failed: ${admin.name} is not an admin of ${workspaceId}`);
   await addMemberNow({ db, actor: { userId: admin.id, via: 'jwt', apiKeyId: null }, log: t.app.log }, workspaceId, user, role);
 }
 
-async function inviteAndAccept(t: TestApp, workspaceId: string, admin: TestUser, user: TestUser, role: 'admin' | 'editor' | 'viewer') {
-  const invited = await t.request({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, token: admin.token, body: { userId: user.id, role } });
+/** Makes `user` a member over HTTP, the way people do it: the admin adds them by user id, which invites them, and they accept with their own token. */
+export async function joinByInvitation(
+  t: Pick<TestApp, 'request'>,
+  workspaceId: string,
+  adminToken: string,
+  user: { id: string; token: string },
+  role: 'admin' | 'editor' | 'viewer',
+) {
+  const invited = await t.request({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, token: adminToken, body: { userId: user.id, role } });
   if (invited.status !== 202) throw new Error(`add member failed: ${invited.status} ${JSON.stringify(invited.body)}`);
   const url = `/api/v1/users/me/invitations/${invited.body.data.invitation.id}/accept`;
   const accepted = await t.request({ method: 'POST', url, token: user.token });
