@@ -74,6 +74,15 @@ const ConfigSchema = z.object({
   TRASH_RETENTION_DAYS: z.coerce.number().positive().default(30),
   /** Bug reports: comma-separated emails of the users who see service-level reports (those with no workspace). */
   BUG_REPORT_ADMINS: z.string().default(''),
+  /**
+   * Comma-separated emails of the installation's admins: they add any account to a workspace they administer at once
+   * (everyone else invites it, and its holder accepts). Counts only for an account whose email kb has verified.
+   */
+  INSTALL_ADMINS: z.string().default(''),
+  /** Invitations one person may make per hour (by email, or by adding an existing account), across workspaces. */
+  INVITATIONS_PER_USER_PER_HOUR: z.coerce.number().int().positive().default(20),
+  /** Invitations one workspace may send per hour, whoever makes them. */
+  INVITATIONS_PER_WORKSPACE_PER_HOUR: z.coerce.number().int().positive().default(100),
   /** Research: a SearXNG-compatible search API (`GET <url>/search?q=…&format=json`); unset, the web is not searched. */
   WEB_SEARCH_URL: z.string().url().optional(),
   /** Research: an OpenAI-compatible API base (…/v1) whose chat completions write reports; unset, reports are extractive. */

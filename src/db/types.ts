@@ -32,6 +32,8 @@ export interface UserTable {
   name: string;
   avatarUrl: string | null;
   passwordHash: string | null;
+  /** When kb learned the holder reads the email's mailbox (migration 0036); null: unverified. */
+  emailVerifiedAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }

@@ -64,6 +64,8 @@ export function sendError(reply: FastifyReply, err: AppError) {
     raw.unpipe();
     raw.resume();
   }
+  // A refusal that knows when to come back says so the standard way too.
+  if (err.status === 429 && typeof err.details.retryAfter === 'number') reply.header('retry-after', err.details.retryAfter);
   return reply.status(err.status).send({ error: { code: err.code, message: err.message, details: err.details } });
 }
 

@@ -12,6 +12,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without credentials (signup, login, health, docs). */
     public?: boolean;
+    /**
+     * A public route that acts for its caller when there is one (accepting an invitation): a bad `Authorization`
+     * credential is a 401 there as everywhere, never a silent "nobody". A stale cookie still means nobody (a browser
+     * keeps a dead cookie until told otherwise).
+     */
+    actsForCaller?: boolean;
     /** `false` exempts the route from rate limiting (health). */
     rateLimit?: boolean;
     /** A POST that only reads (an RPC-style read): a read-only API key may call it. */
@@ -89,6 +95,7 @@ export function registerRequestGate(app: FastifyInstance, deps: HttpDeps) {
     const csrfError =
       request.cookieSession !== null && isUnsafeMethod(request.method) ? refusedCookieWrite(request, deps.env.tokens, request.cookieSession) : null;
     if (request.is404 || config?.public) {
+      if (authError && bearer !== undefined && config?.actsForCaller) throw authError;
       // A public route acts for nobody, and an unchecked cookie write must not start acting for someone.
       if (csrfError) {
         request.actor = null;

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_KEY_PREFIX, looksLikeJwt, type TokenIssuer } from '../areas/auth/tokens.js';
+import type { Config } from '../config.js';
 import { type AppError, forbidden, unauthorized } from '../errors.js';
 
 /**
@@ -10,6 +11,11 @@ import { type AppError, forbidden, unauthorized } from '../errors.js';
  * JWT under a key derived from the JWT secret: bound to one session, checkable without storing anything.
  */
 export const SESSION_COOKIE = 'kb_session';
+/**
+ * The name the cookie takes when it is `Secure`: browsers accept a `__Host-` cookie only from a secure origin, with
+ * `Path=/` and no `Domain`, so neither a plain-http page nor a sibling subdomain can plant or overwrite it.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 export const CSRF_HEADER = 'x-csrf-token';
 const CSRF_KEY_LABEL = 'kb csrf v1';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -26,16 +32,23 @@ export function csrfTokenFor(tokens: TokenIssuer, sessionJwt: string): string {
   return createHmac('sha256', key).update(sessionJwt).digest('base64url');
 }
 
-/** The `kb_session` cookie's value, when the request sent a non-empty one. */
+/**
+ * The session cookie among parsed cookies: `__Host-kb_session`, else the plain `kb_session` (what plain-http
+ * deployments set, and what secure ones set before the prefix; read for a transition), when non-empty.
+ */
+export function sessionCookieFrom(cookies: Record<string, string | undefined> | undefined): string | undefined {
+  return cookies?.[SECURE_SESSION_COOKIE] || cookies?.[SESSION_COOKIE] || undefined;
+}
+
+/** The session cookie's value, when the request sent a non-empty one. */
 export function sessionCookieOf(request: FastifyRequest): string | undefined {
-  const value = request.cookies?.[SESSION_COOKIE];
-  return value ? value : undefined;
+  return sessionCookieFrom(request.cookies);
 }
 
 /** The cookie holds session JWTs only: an API key there would make a long-lived secret ambient in the browser. */
 export function requireSessionToken(value: string): string {
   if (value.startsWith(API_KEY_PREFIX) || !looksLikeJwt(value))
-    throw unauthorized('The kb_session cookie holds no session token: sign in with POST /api/v1/auth/session (API keys go in the Authorization header)');
+    throw unauthorized('The session cookie holds no session token: sign in with POST /api/v1/auth/session (API keys go in the Authorization header)');
   return value;
 }
 
@@ -86,14 +99,32 @@ export function refusedForeignOrigin(request: FastifyRequest): AppError | null {
   return forbidden('Cross-origin request refused: browser sessions are opened from this service’s own pages', { reason: 'cross_origin' });
 }
 
-function cookieAttributes(request: FastifyRequest) {
-  return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: request.protocol === 'https' };
+/**
+ * Whether cookies must be `Secure`: the request came over HTTPS (as Fastify sees it: X-Forwarded-Proto counts under
+ * TRUST_PROXY), or PUBLIC_URL is https, which covers a TLS proxy in front whose headers are not trusted.
+ */
+export function cookiesSecure(request: FastifyRequest, config: Pick<Config, 'PUBLIC_URL'>): boolean {
+  return request.protocol === 'https' || (config.PUBLIC_URL?.toLowerCase().startsWith('https:') ?? false);
 }
 
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, sessionJwt: string, maxAgeS: number) {
-  reply.setCookie(SESSION_COOKIE, sessionJwt, { ...cookieAttributes(request), maxAge: maxAgeS });
+function cookieAttributes(secure: boolean) {
+  return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure };
 }
 
-export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
-  reply.setCookie(SESSION_COOKIE, '', { ...cookieAttributes(request), maxAge: 0, expires: new Date(0) });
+/** Sets the session cookie: `__Host-kb_session` when secure (and the plain name, if the browser still has it, cleared), else `kb_session`. */
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Pick<Config, 'PUBLIC_URL'>, sessionJwt: string, maxAgeS: number) {
+  const secure = cookiesSecure(request, config);
+  reply.setCookie(secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE, sessionJwt, { ...cookieAttributes(secure), maxAge: maxAgeS });
+  if (secure && request.cookies?.[SESSION_COOKIE] !== undefined) expire(reply, SESSION_COOKIE, secure);
+}
+
+/** Clears the session cookie under both names. */
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Pick<Config, 'PUBLIC_URL'>) {
+  const secure = cookiesSecure(request, config);
+  expire(reply, SESSION_COOKIE, secure);
+  if (secure) expire(reply, SECURE_SESSION_COOKIE, secure);
+}
+
+function expire(reply: FastifyReply, name: string, secure: boolean) {
+  reply.setCookie(name, '', { ...cookieAttributes(secure), maxAge: 0, expires: new Date(0) });
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExport } from '../exports/helpers.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
+import { createTestApp, siblingApp, type TestApp } from '../helpers/app.js';
+import { addMember, createUser, createWorkspace, type TestUser, verifyEmail } from '../helpers/factories.js';
 import { createGroup, createSpace } from '../spaces/helpers.js';
 import { auditLog, entriesOf } from './helpers.js';
 
@@ -28,7 +28,16 @@ describe('workspace membership hooks', () => {
   it('records member.added, member.role_changed (from/to) and member.removed once each, with the request’s address', async () => {
     const { ana, ben, workspaceId } = await team();
     const client = as(ana, { address: '198.51.100.7', agent: 'audit-test/1.0' });
-    const added = await t.request({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, ...client, body: { userId: ben.id, role: 'viewer' } });
+    // Ana administers the installation, so she adds Ben at once (anyone else invites him: test/invitations/member-add.test.ts).
+    await verifyEmail(t, ana);
+    const installation = await siblingApp(t, {}, { INSTALL_ADMINS: ana.email });
+    const added = await installation.request({
+      method: 'POST',
+      url: `/api/v1/workspaces/${workspaceId}/members`,
+      ...client,
+      body: { userId: ben.id, role: 'viewer' },
+    });
+    await installation.app.close();
     expect(added.status).toBe(201);
     const changed = await t.request({ method: 'PUT', url: `/api/v1/workspaces/${workspaceId}/members/${ben.id}`, ...client, body: { role: 'editor' } });
     expect(changed.status).toBe(200);
@@ -43,7 +52,7 @@ describe('workspace membership hooks', () => {
       workspaceId,
       actor: { id: ana.id, name: 'Ana', email: ana.email },
       target: { type: 'user', id: ben.id, name: 'Ben' },
-      details: { role: 'viewer' },
+      details: { role: 'viewer', reason: 'install_admin' },
       address: '198.51.100.7',
       userAgent: 'audit-test/1.0',
     });

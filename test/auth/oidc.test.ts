@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, siblingApp, type TestApp } from '../helpers/app.js';
-import { createUser } from '../helpers/factories.js';
+import { addMember, createApiKey, createUser, createWorkspace, verifyEmail } from '../helpers/factories.js';
 import { BrowserJar, startTestProvider, type TestAccount, type TestProvider } from '../helpers/oidc-provider.js';
 
 const PUBLIC_URL = 'http://kb.test';
@@ -55,6 +55,14 @@ async function signInWithProvider(returnTo?: string) {
   return callback(await atProvider(authorize), attempt);
 }
 
+/** The whole round trip through another app over the same database (other settings). */
+async function roundTripThrough(request: TestApp['request']) {
+  const begun = await request({ url: '/api/v1/auth/oidc/start' });
+  const attempt = /^kb_oidc=([^;]+)/.exec(String(begun.headers['set-cookie']))?.[1] as string;
+  const back = await new BrowserJar().followUntil(String(begun.headers.location), CALLBACK);
+  return request({ url: `${back.pathname}${back.search}`, headers: { cookie: `kb_oidc=${attempt}` } });
+}
+
 function sessionCookieOf(res: { headers: Record<string, unknown> }): string | undefined {
   const header = [res.headers['set-cookie']].flat().join('\n');
   return /(?:^|\n)kb_session=([^;]+)/.exec(header)?.[1];
@@ -73,6 +81,13 @@ const me = (session: string) => t.request({ url: '/api/v1/users/me', headers: { 
 const userByEmail = (email: string) =>
   t.database.db.selectFrom('users').select(['id', 'email', 'name', 'passwordHash']).where('email', '=', email).executeTakeFirst();
 const identitiesOf = (userId: string) => t.database.db.selectFrom('userIdentities').selectAll().where('userId', '=', userId).execute();
+const claimsOf = (userId: string) =>
+  t.database.db
+    .selectFrom('auditLog')
+    .select(['workspaceId', 'actorId', 'details'])
+    .where('action', '=', 'auth.unverified_account_claimed')
+    .where('targetId', '=', userId)
+    .execute();
 const failuresFor = (reason: string) =>
   t.database.db
     .selectFrom('auditLog')
@@ -206,10 +221,7 @@ describe('the round trip', () => {
       const account = { sub: randomUUID(), email: newEmail(), email_verified: true, name: 'Id Token' };
       op2.accounts.set(account.sub, account);
       op2.signInAs = account.sub;
-      const begun = await app.request({ url: '/api/v1/auth/oidc/start' });
-      const attempt = /^kb_oidc=([^;]+)/.exec(String(begun.headers['set-cookie']))?.[1] as string;
-      const back = await new BrowserJar().followUntil(String(begun.headers.location), CALLBACK);
-      const res = await app.request({ url: `${back.pathname}${back.search}`, headers: { cookie: `kb_oidc=${attempt}` } });
+      const res = await roundTripThrough(app.request);
       expect(res.headers.location).toBe('/');
       expect(await userByEmail(account.email)).toMatchObject({ name: 'Id Token' });
     } finally {
@@ -311,14 +323,133 @@ describe('linking an existing account', () => {
     expect(await identitiesOf(existing.id)).toEqual([]);
   });
 
-  it('links it through a verified email: the provider then signs in as that account, password kept', async () => {
+  it('links an account whose email kb verified: the provider then signs in as that account, password kept', async () => {
     const existing = await createUser(t, 'Cy');
+    await verifyEmail(t, existing);
     person(existing.email.toUpperCase(), true, 'Someone Else');
     const res = await signInWithProvider();
     const whoami = await me(sessionCookieOf(res) as string);
-    expect(whoami.body.data).toMatchObject({ id: existing.id, email: existing.email, name: 'Cy' });
+    expect(whoami.body.data).toMatchObject({ id: existing.id, email: existing.email, name: 'Cy', emailVerified: true });
     expect(await identitiesOf(existing.id)).toHaveLength(1);
     const password = await t.request({ method: 'POST', url: '/api/v1/auth/login', body: { email: existing.email, password: 'correct-horse' } });
     expect(password.status).toBe(200);
+    expect((await t.request({ url: '/api/v1/users/me', token: existing.token })).status).toBe(200);
+    expect(await claimsOf(existing.id)).toEqual([]);
+  });
+});
+
+describe('SSO pre-account takeover (issue 29): an unverified password account is claimed, not linked as it is', () => {
+  it('takes away the password, every session, every API key and reset link of whoever made it, in one go, and says so', async () => {
+    // Mallory signs up with Vic's address before Vic ever signs in: nothing verifies the address.
+    const squatted = await createUser(t, 'Mallory');
+    const key = await createApiKey(t, squatted);
+    const trap = await createWorkspace(t, squatted, 'Trap');
+    const accomplice = await createUser(t, 'Accomplice');
+    await addMember(t, trap.id, squatted, accomplice, 'admin');
+    const resetLink = await t.request({ method: 'POST', url: `/api/v1/workspaces/${trap.id}/members/${squatted.id}/password-reset`, token: accomplice.token });
+    expect(resetLink.status, JSON.stringify(resetLink.body)).toBe(201);
+    expect((await t.request({ url: '/api/v1/users/me', token: key })).status).toBe(200);
+
+    // Vic signs in with the company's provider, which vouches for the address.
+    person(squatted.email, true, 'Vic Tim');
+    const res = await signInWithProvider();
+    const session = sessionCookieOf(res) as string;
+    const whoami = await me(session);
+    expect(whoami.status).toBe(200);
+    expect(whoami.body.data).toMatchObject({ id: squatted.id, emailVerified: true });
+
+    // Mallory's ways in are gone.
+    expect((await userByEmail(squatted.email))?.passwordHash).toBeNull();
+    const password = await t.request({ method: 'POST', url: '/api/v1/auth/login', body: { email: squatted.email, password: 'correct-horse' } });
+    expect(password.status).toBe(401);
+    expect((await t.request({ url: '/api/v1/users/me', token: squatted.token })).status).toBe(401);
+    expect((await t.request({ url: '/api/v1/users/me', token: key })).status).toBe(401);
+    const reset = await t.request({
+      method: 'POST',
+      url: '/api/v1/auth/password-reset',
+      body: { token: String(resetLink.body.data.url).split('/reset-password/')[1], newPassword: 'mallory-again' },
+    });
+    expect(reset.status).toBe(400);
+    // Nor can the accomplice make a new link: the account signs in with single sign-on now.
+    const again = await t.request({ method: 'POST', url: `/api/v1/workspaces/${trap.id}/members/${squatted.id}/password-reset`, token: accomplice.token });
+    expect(again.status).toBe(403);
+    expect(again.body.error.details).toEqual({ reason: 'sso_account' });
+
+    // Vic's own session works; the identity is linked; the audit log tells what went.
+    expect(await identitiesOf(squatted.id)).toEqual([expect.objectContaining({ issuer: op.issuer, email: squatted.email })]);
+    expect(await claimsOf(squatted.id)).toEqual([
+      {
+        workspaceId: null,
+        actorId: squatted.id,
+        details: {
+          via: 'oidc',
+          issuer: op.issuer,
+          linkedNow: true,
+          passwordRemoved: true,
+          sessionsRevoked: 1,
+          apiKeysRevoked: 1,
+          resetLinksVoided: 1,
+        },
+      },
+    ]);
+  });
+
+  it('claims an account linked before kb verified emails at its next single sign-on, once', async () => {
+    const account = person(newEmail());
+    const first = await signInWithProvider();
+    const userId = (await me(sessionCookieOf(first) as string)).body.data.id as string;
+    // As it was before this release: a password account linked to an identity, its email not verified by kb.
+    await t.database.db
+      .updateTable('users')
+      .set({ emailVerifiedAt: null, passwordHash: 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' })
+      .where('id', '=', userId)
+      .execute();
+    const second = await signInWithProvider();
+    expect((await me(sessionCookieOf(first) as string)).status).toBe(401);
+    const secondSession = sessionCookieOf(second) as string;
+    expect((await me(secondSession)).body.data).toMatchObject({ id: userId, email: account.email, emailVerified: true });
+    expect((await userByEmail(account.email))?.passwordHash).toBeNull();
+    expect((await claimsOf(userId)).map((c) => c.details)).toEqual([expect.objectContaining({ linkedNow: false, passwordRemoved: true, sessionsRevoked: 1 })]);
+    // The next sign-in claims nothing more: the sessions of the person themselves stay.
+    await signInWithProvider();
+    expect((await me(secondSession)).status).toBe(200);
+    expect(await claimsOf(userId)).toHaveLength(1);
+  });
+
+  it('a new account gets a verified email only when the provider vouches for it', async () => {
+    const open = await siblingApp(t, {}, { OIDC_ALLOWED_DOMAINS: '' });
+    try {
+      for (const verified of [true, false]) {
+        const account = person(newEmail('anywhere.test'), verified);
+        expect((await roundTripThrough(open.request)).status).toBe(302);
+        const row = await t.database.db.selectFrom('users').select('emailVerifiedAt').where('email', '=', account.email).executeTakeFirstOrThrow();
+        expect(row.emailVerifiedAt !== null).toBe(verified);
+      }
+    } finally {
+      await open.app.close();
+    }
+  });
+});
+
+describe('adding an account of the single sign-on to a workspace', () => {
+  it('adds it at once (201): the provider of OIDC_ALLOWED_DOMAINS vouches for it; a password account of the same domain is invited', async () => {
+    const admin = await createUser(t, 'Admin');
+    const workspace = await createWorkspace(t, admin, 'Corp');
+    const account = person(newEmail('corp.test'), true, 'Sso Person');
+    await signInWithProvider();
+    const ssoUser = (await userByEmail(account.email)) as { id: string };
+    const add = (userId: string) =>
+      t.request({ method: 'POST', url: `/api/v1/workspaces/${workspace.id}/members`, token: admin.token, body: { userId, role: 'viewer' } });
+    const direct = await add(ssoUser.id);
+    expect(direct.status, JSON.stringify(direct.body)).toBe(201);
+    expect(direct.body.data).toMatchObject({ id: ssoUser.id, email: account.email, role: 'viewer' });
+    const signup = await t.request({
+      method: 'POST',
+      url: '/api/v1/auth/signup',
+      body: { email: newEmail('corp.test'), password: 'correct-horse', name: 'Pw' },
+    });
+    const invited = await add(signup.body.data.user.id);
+    expect(invited.status).toBe(202);
+    expect(invited.body.data.status).toBe('invited');
   });
 });

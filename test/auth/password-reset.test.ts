@@ -119,8 +119,8 @@ describe('a reset link', () => {
     const res = await t.request({ method: 'POST', url: RESET, body });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ user: expect.objectContaining({ id: editor.id }), expiresAt: expect.any(String), csrfToken: expect.any(String) });
-    const cookie = /^kb_session=([^;]+)/.exec(String(res.headers['set-cookie']))?.[1] as string;
-    const session = await t.request({ url: '/api/v1/auth/session', headers: { cookie: `kb_session=${cookie}` } });
+    const cookie = /^__Host-kb_session=([^;]+)/.exec(String(res.headers['set-cookie']))?.[1] as string;
+    const session = await t.request({ url: '/api/v1/auth/session', headers: { cookie: `__Host-kb_session=${cookie}` } });
     expect(session.status).toBe(200);
     expect(session.body.data.csrfToken).toBe(res.body.data.csrfToken);
   });
@@ -152,6 +152,90 @@ describe('who may make a reset link', () => {
     // An admin of both workspaces may.
     await addMember(t, other.id, otherAdmin, admin, 'admin');
     expect((await t.request({ method: 'POST', url: linkUrl(workspace.id, editor.id), token: admin.token })).status).toBe(201);
+  });
+});
+
+describe('a link outlives none of its reasons (checked again when it is used)', () => {
+  const use = (token: string) => t.request({ method: 'POST', url: RESET, body: { token, newPassword: 'taken-over-1' } });
+  const make = async (workspaceId: string, admin: { token: string }, memberId: string) => {
+    const made = await t.request({ method: 'POST', url: linkUrl(workspaceId, memberId), token: admin.token });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    return tokenOf(made.body.data.url);
+  };
+  const login = (email: string, password: string) => t.request({ method: 'POST', url: '/api/v1/auth/login', body: { email, password } });
+  const linkRow = (token: string) =>
+    t.database.db
+      .selectFrom('passwordResetLinks')
+      .select(['usedAt', 'voidedAt'])
+      .where('tokenHash', '=', createHash('sha256').update(token).digest('hex'))
+      .executeTakeFirstOrThrow();
+
+  it('dies when the member joins a workspace its maker does not administer, and stays dead after they leave it', async () => {
+    const { workspace, admin, editor } = await workspaceWithRoles(t);
+    const token = await make(workspace.id, admin, editor.id);
+    const theirs = await createWorkspace(t, editor, 'Their own');
+    expectDeadLink(await use(token));
+    expect((await linkRow(token)).voidedAt).not.toBeNull();
+    expect((await login(editor.email, 'correct-horse')).status).toBe(200);
+    // Leaving that workspace again does not bring the link back.
+    await t.database.db.deleteFrom('workspaces').where('id', '=', theirs.id).execute();
+    expectDeadLink(await use(token));
+  });
+
+  it('dies when the member leaves the workspace (or is removed)', async () => {
+    const { workspace, admin, editor, viewer } = await workspaceWithRoles(t);
+    const left = await make(workspace.id, admin, editor.id);
+    const removed = await make(workspace.id, admin, viewer.id);
+    expect((await t.request({ method: 'DELETE', url: `/api/v1/workspaces/${workspace.id}/members/${editor.id}`, token: editor.token })).status).toBe(200);
+    expect((await t.request({ method: 'DELETE', url: `/api/v1/workspaces/${workspace.id}/members/${viewer.id}`, token: admin.token })).status).toBe(200);
+    for (const token of [left, removed]) {
+      expect((await linkRow(token)).voidedAt).not.toBeNull();
+      expectDeadLink(await use(token));
+    }
+    // Added back, the old links stay dead.
+    await addMember(t, workspace.id, admin, editor, 'editor');
+    expectDeadLink(await use(left));
+    expect((await login(editor.email, 'correct-horse')).status).toBe(200);
+  });
+
+  it('dies when the member changes their password', async () => {
+    const { workspace, admin, editor } = await workspaceWithRoles(t);
+    const token = await make(workspace.id, admin, editor.id);
+    const changed = await t.request({
+      method: 'POST',
+      url: '/api/v1/users/me/password',
+      token: editor.token,
+      body: { currentPassword: 'correct-horse', newPassword: 'my-own-horse' },
+    });
+    expect(changed.status).toBe(200);
+    expectDeadLink(await use(token));
+    expect((await login(editor.email, 'my-own-horse')).status).toBe(200);
+  });
+
+  it('dies when its maker is no longer an admin of the workspace', async () => {
+    const { workspace, admin, editor, viewer } = await workspaceWithRoles(t);
+    await t.request({ method: 'PUT', url: `/api/v1/workspaces/${workspace.id}/members/${editor.id}`, token: admin.token, body: { role: 'admin' } });
+    const token = await make(workspace.id, editor, viewer.id);
+    expect(
+      (await t.request({ method: 'PUT', url: `/api/v1/workspaces/${workspace.id}/members/${editor.id}`, token: admin.token, body: { role: 'editor' } })).status,
+    ).toBe(200);
+    expectDeadLink(await use(token));
+    expect((await login(viewer.email, 'correct-horse')).status).toBe(200);
+  });
+
+  it('the takeover of issue 29 fails: adding the victim by id only invites them, and no link can be made for a non-member', async () => {
+    const attacker = await createUser(t, 'Mallory');
+    const trap = await createWorkspace(t, attacker, 'Trap');
+    const victim = await createUser(t, 'Victim');
+    const added = await t.request({
+      method: 'POST',
+      url: `/api/v1/workspaces/${trap.id}/members`,
+      token: attacker.token,
+      body: { userId: victim.id, role: 'viewer' },
+    });
+    expect(added.status).toBe(202);
+    const link = await t.request({ method: 'POST', url: linkUrl(trap.id, victim.id), token: attacker.token });
+    expect(link.status).toBe(404);
   });
 });
 

@@ -224,3 +224,53 @@ describe('closing the session', () => {
     expect(attributes).toEqual(expect.arrayContaining(['Max-Age=0', 'HttpOnly', 'SameSite=Lax', 'Path=/']));
   });
 });
+
+describe('behind a TLS proxy whose headers are not trusted (PUBLIC_URL https, TRUST_PROXY off)', () => {
+  let tls: TestApp;
+  let pat: TestUser;
+  beforeAll(async () => {
+    tls = await createTestApp({ PUBLIC_URL: 'https://kb.example.com' });
+    pat = await createUser(tls, 'Pat');
+  });
+  afterAll(() => tls.close());
+
+  const setCookies = (res: { headers: Record<string, unknown> }) => [res.headers['set-cookie'] ?? []].flat().map(String);
+
+  it('sets the cookie Secure, under the __Host- prefix (Path=/, no Domain), though the request itself was plain http', async () => {
+    const res = await tls.request({ method: 'POST', url: SESSION, body: { email: pat.email, password: 'correct-horse' } });
+    expect(res.status).toBe(200);
+    const [cookie] = setCookies(res);
+    const attributes = cookie.split(/;\s*/);
+    expect(attributes[0]).toMatch(/^__Host-kb_session=[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(attributes).toEqual(expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/']));
+    expect(attributes.some((a) => /^domain=/i.test(a))).toBe(false);
+    const session = attributes[0].slice('__Host-kb_session='.length);
+    const me = await tls.request({ url: '/api/v1/users/me', headers: { cookie: `__Host-kb_session=${session}` } });
+    expect(me.status).toBe(200);
+    expect(me.body.data.id).toBe(pat.id);
+  });
+
+  it('still reads the old kb_session cookie, and replaces it with the prefixed one at the next sign-in', async () => {
+    const old = await tls.request({ url: '/api/v1/users/me', headers: { cookie: `kb_session=${pat.token}` } });
+    expect(old.status).toBe(200);
+    const res = await tls.request({ method: 'POST', url: SESSION, body: { email: pat.email, password: 'correct-horse' }, headers: { cookie: `kb_session=${pat.token}` } });
+    const cookies = setCookies(res);
+    expect(cookies.find((c) => c.startsWith('__Host-kb_session='))).toMatch(/; Secure/);
+    expect(cookies.find((c) => c.startsWith('kb_session='))?.split(/;\s*/)).toEqual(expect.arrayContaining(['kb_session=', 'Max-Age=0']));
+  });
+
+  it('signing out clears the cookie under both names', async () => {
+    const signedIn = await tls.request({ method: 'POST', url: SESSION, body: { email: pat.email, password: 'correct-horse' } });
+    const session = /^__Host-kb_session=([^;]+)/.exec(setCookies(signedIn)[0])?.[1] as string;
+    const res = await tls.request({
+      method: 'DELETE',
+      url: SESSION,
+      headers: { cookie: `__Host-kb_session=${session}`, 'x-csrf-token': signedIn.body.data.csrfToken },
+    });
+    expect(res.status).toBe(200);
+    const cleared = setCookies(res).map((c) => c.split(/;\s*/));
+    expect(cleared.map((a) => a[0]).sort()).toEqual(['__Host-kb_session=', 'kb_session=']);
+    for (const attributes of cleared) expect(attributes).toEqual(expect.arrayContaining(['Max-Age=0', 'Secure', 'Path=/']));
+    expect((await tls.request({ url: '/api/v1/users/me', headers: { cookie: `__Host-kb_session=${session}` } })).status).toBe(401);
+  });
+});

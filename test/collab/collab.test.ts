@@ -105,6 +105,9 @@ describe('co-editing: who may connect', () => {
     expect(await own.authenticated).toBe('read-write');
     await own.synced;
     expect(own.text()).toBe('Secret');
+    // The name a Secure deployment gives the cookie (PUBLIC_URL https) is read too.
+    const prefixed = open(p.id, 'cookie', { cookie: `__Host-kb_session=${w.editor.token}`, origin: base });
+    expect(await prefixed.authenticated).toBe('read-write');
   });
 
   it('closes a connection when the person is removed from the workspace, and refuses them after', async () => {

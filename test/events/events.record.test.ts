@@ -275,16 +275,18 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'adding a member',
+    name: 'adding a member (who accepts)',
     change: async () => {
-      await call(ws.admin, 'POST', `/api/v1/workspaces/${ws.workspace.id}/members`, { userId: newcomer.id, role: 'viewer' });
+      // Adding an account invites it; the member joins when they accept.
+      const invited = await call(ws.admin, 'POST', `/api/v1/workspaces/${ws.workspace.id}/members`, { userId: newcomer.id, role: 'viewer' });
+      await call(newcomer, 'POST', `/api/v1/users/me/invitations/${invited.invitation.id}/accept`);
       return {
-        actor: ws.admin.id,
+        actor: newcomer.id,
         type: 'member.joined',
         subject: ['member', newcomer.id],
         spaceId: null,
         pageId: null,
-        data: { userId: newcomer.id, role: 'viewer', via: 'added' },
+        data: { userId: newcomer.id, role: 'viewer', via: 'invitation', invitedBy: ws.admin.id },
       };
     },
   },

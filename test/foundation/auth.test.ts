@@ -26,7 +26,15 @@ describe('signup', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       data: {
-        user: { id: expect.any(String), email: email.toLowerCase(), name: 'Ann', avatarUrl: null, role: null, createdAt: expect.stringMatching(ISO) },
+        user: {
+          id: expect.any(String),
+          email: email.toLowerCase(),
+          name: 'Ann',
+          avatarUrl: null,
+          role: null,
+          emailVerified: false,
+          createdAt: expect.stringMatching(ISO),
+        },
         token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       },
     });

@@ -19,13 +19,18 @@ async function rolesIn(ws: { id: string }, as: TestUser): Promise<Record<string,
 }
 
 describe('members', () => {
-  it('adds a member (201, member shape), lists them in join order, and counts them', async () => {
+  it('adds a member once they accept (202 invited, then the member shape), lists them in join order, and counts them', async () => {
     const ann = await createUser(t, 'Ann');
     const bob = await createUser(t, 'Bob');
     const ws = await createWorkspace(t, ann);
+    // Adding an account invites it (test/invitations/member-add.test.ts): Bob joins when he accepts.
     const added = await t.request({ method: 'POST', url: membersUrl(ws), token: ann.token, body: { userId: bob.id, role: 'editor' } });
-    expect(added.status).toBe(201);
-    expect(added.body).toEqual({ data: { id: bob.id, email: bob.email, name: 'Bob', avatarUrl: null, role: 'editor', joinedAt: expect.stringMatching(ISO) } });
+    expect(added.status).toBe(202);
+    expect(added.body.data).toMatchObject({ status: 'invited', invitation: { email: bob.email, role: 'editor' } });
+    const accepted = await t.request({ method: 'POST', url: `/api/v1/users/me/invitations/${added.body.data.invitation.id}/accept`, token: bob.token });
+    expect(accepted.status).toBe(200);
+    const member = await t.request({ url: membersUrl(ws), token: ann.token });
+    expect(member.body.data[1]).toEqual({ id: bob.id, email: bob.email, name: 'Bob', avatarUrl: null, role: 'editor', joinedAt: expect.stringMatching(ISO) });
     const list = await t.request({ url: membersUrl(ws), token: bob.token });
     expect(list.body.data.map((m: { id: string; role: string }) => [m.id, m.role])).toEqual([
       [ann.id, 'admin'],

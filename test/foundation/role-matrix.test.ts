@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { createUser, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import { addMember, createUser, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -37,9 +37,9 @@ const ACTIONS: Record<string, { call: (s: Setup) => { method: 'GET' | 'PUT' | 'P
       call: (s) => ({ method: 'GET', url: `/api/v1/users?workspaceId=${s.workspace.id}` }),
       expect: { viewer: 200, editor: 200, outsider: 403, admin: 200 },
     },
-    'add member': {
+    'add member (invites)': {
       call: (s) => ({ method: 'POST', url: `/api/v1/workspaces/${s.workspace.id}/members`, body: { userId: s.newcomer.id, role: 'viewer' } }),
-      expect: { viewer: 403, editor: 403, outsider: 403, admin: 201 },
+      expect: { viewer: 403, editor: 403, outsider: 403, admin: 202 },
     },
     'change role': {
       call: (s) => ({ method: 'PUT', url: `/api/v1/workspaces/${s.workspace.id}/members/${s.target.id}`, body: { role: 'editor' } }),
@@ -62,12 +62,7 @@ describe('role matrix', () => {
     it(`${action}: viewer ${expected.viewer}, editor ${expected.editor}, non-member ${expected.outsider}, admin ${expected.admin}`, async () => {
       const roles = await workspaceWithRoles(t);
       const [target, newcomer] = await Promise.all([createUser(t, 'Target'), createUser(t, 'Newcomer')]);
-      await t.request({
-        method: 'POST',
-        url: `/api/v1/workspaces/${roles.workspace.id}/members`,
-        token: roles.admin.token,
-        body: { userId: target.id, role: 'viewer' },
-      });
+      await addMember(t, roles.workspace.id, roles.admin, target, 'viewer');
       const setup: Setup = { workspace: roles.workspace, target, newcomer };
       const before = await state(roles.workspace.id, roles.admin);
       for (const who of ['viewer', 'editor', 'outsider', 'admin'] as const) {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { addMemberNow } from '../../src/areas/workspaces/workspaces.service.js';
+import { memberRole } from '../../src/areas/workspaces/workspaces.policy.js';
 import type { TestApp } from './app.js';
 
 export interface TestUser {
@@ -29,9 +31,37 @@ export async function createWorkspace(t: TestApp, owner: TestUser, name = 'Acme'
   return { id: res.body.data.id, hostname };
 }
 
+/**
+ * Makes `user` a member at once, as `admin` (who must be an admin of the workspace): the service's own direct add, with
+ * its audit entry and `member.joined` event. Not the API, where adding an account invites it and its holder accepts
+ * (test/invitations/member-add.test.ts): a factory builds the workspaces other tests start from. Against service
+ * processes reached over HTTP only (test/instances), it goes the API's way: the admin invites, the user accepts.
+ */
 export async function addMember(t: TestApp, workspaceId: string, admin: TestUser, user: TestUser, role: 'admin' | 'editor' | 'viewer') {
-  const res = await t.request({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, token: admin.token, body: { userId: user.id, role } });
-  if (res.status !== 201) throw new Error(`add member failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (!t.database) return joinByInvitation(t, workspaceId, admin.token, user, role);
+  const db = t.database.db;
+  if ((await memberRole(db, workspaceId, admin.id)).role !== 'admin') throw new Error(`add member failed: ${admin.name} is not an admin of ${workspaceId}`);
+  await addMemberNow({ db, actor: { userId: admin.id, via: 'jwt', apiKeyId: null }, log: t.app.log }, workspaceId, user, role);
+}
+
+/** Makes `user` a member over HTTP, the way people do it: the admin adds them by user id, which invites them, and they accept with their own token. */
+export async function joinByInvitation(
+  t: Pick<TestApp, 'request'>,
+  workspaceId: string,
+  adminToken: string,
+  user: { id: string; token: string },
+  role: 'admin' | 'editor' | 'viewer',
+) {
+  const invited = await t.request({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, token: adminToken, body: { userId: user.id, role } });
+  if (invited.status !== 202) throw new Error(`add member failed: ${invited.status} ${JSON.stringify(invited.body)}`);
+  const url = `/api/v1/users/me/invitations/${invited.body.data.invitation.id}/accept`;
+  const accepted = await t.request({ method: 'POST', url, token: user.token });
+  if (accepted.status !== 200) throw new Error(`accepting failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+}
+
+/** Marks the user's email verified, as a verification link or a provider's word would (test/auth/email-verification.test.ts covers those). */
+export async function verifyEmail(t: TestApp, user: TestUser): Promise<void> {
+  await t.database.db.updateTable('users').set({ emailVerifiedAt: new Date() }).where('id', '=', user.id).execute();
 }
 
 /** A workspace with an admin, an editor, a viewer and an outsider (not a member). */

@@ -10,7 +10,7 @@ import { type Database, openDatabase } from '../../src/db/index.js';
 import { enqueue } from '../../src/jobs/queue.js';
 import { collectJobs } from '../../src/jobs/registry.js';
 import { type CollabClient, connect, eventually, paragraphsOf } from '../collab/helpers.js';
-import { createUser, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import { addMember, createUser, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 import { connectRedis } from '../helpers/redis.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
 import { createSpace, doc } from '../pages/helpers.js';
@@ -273,8 +273,7 @@ describe.skipIf(!serverUrl || !redisUp)('two instances on one PostgreSQL, one Re
 
   it('loses no acknowledged write when A is killed mid-request, and B keeps serving', async () => {
     const writer: TestUser = await createUser(b.asTestApp, 'Writer');
-    const added = await b.request({ method: 'POST', url: `/api/v1/workspaces/${w.workspace.id}/members`, token: w.admin.token, body: { userId: writer.id, role: 'editor' } });
-    expect(added.status).toBe(201);
+    await addMember(b.asTestApp, w.workspace.id, w.admin, writer, 'editor');
     const acknowledged: string[] = [];
     let failed = 0;
     let killed: Promise<void> | null = null;

@@ -125,12 +125,13 @@ describe('accepting', () => {
       csrfToken: expect.any(String),
     });
     expect(res.body.data).not.toHaveProperty('token');
-    const cookie = /^kb_session=([^;]+)/.exec(String(res.headers['set-cookie']))?.[1];
+    // PUBLIC_URL is https: the cookie is Secure, under the __Host- prefix.
+    const cookie = /^__Host-kb_session=([^;]+);.*Secure/.exec(String(res.headers['set-cookie']))?.[1];
     expect(cookie).toBeTruthy();
 
     const me = await t.request({ url: '/api/v1/users/me', token: cookie });
     expect(me.body.data.email).toBe(email);
-    const session = await t.request({ url: '/api/v1/auth/session', headers: { cookie: `kb_session=${cookie}` } });
+    const session = await t.request({ url: '/api/v1/auth/session', headers: { cookie: `__Host-kb_session=${cookie}` } });
     expect(session.status).toBe(200);
     const members = await t.request({ url: `/api/v1/workspaces/${ws.workspace.id}/members`, token: ws.admin.token });
     expect(members.body.data).toContainEqual(expect.objectContaining({ id: me.body.data.id, email, role: 'editor' }));
@@ -156,14 +157,29 @@ describe('accepting', () => {
     });
   });
 
-  it('a script (Authorization header) gets the token but no cookie', async () => {
+  it('a script asks for the token (`session: "token"`) and gets no cookie', async () => {
     const email = newEmail('script');
     const { url } = await invite(t, ws.admin, ws.workspace.id, email, 'viewer');
-    const res = await accept(tokenOf(url), { name: 'Bot', password: 'correct-horse' }, { headers: { authorization: 'Bearer not-a-credential' } });
+    const res = await accept(tokenOf(url), { name: 'Bot', password: 'correct-horse', session: 'token' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.headers['set-cookie']).toBeUndefined();
     expect(res.body.data).not.toHaveProperty('csrfToken');
     expect((await t.request({ url: '/api/v1/users/me', token: res.body.data.token })).body.data.email).toBe(email);
+  });
+
+  it('a bad bearer credential is 401, as everywhere: no account is made and the link stays usable', async () => {
+    const email = newEmail('garbage');
+    const { url } = await invite(t, ws.admin, ws.workspace.id, email, 'viewer');
+    for (const authorization of ['Bearer not-a-credential', 'Bearer kb_no-such-key', 'Basic abc']) {
+      const res = await accept(tokenOf(url), { name: 'Bot', password: 'correct-horse' }, { headers: { authorization } });
+      expectError(res, 401, 'UNAUTHORIZED');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    expect(await t.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+    expect((await preview(tokenOf(url))).status).toBe(200);
+    // A stale browser cookie is not a credential anyone chose to send: the browser still creates the account.
+    const res = await accept(tokenOf(url), { name: 'Bot', password: 'correct-horse' }, { headers: { cookie: 'kb_session=not.a.jwt' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 
   it('an existing account must sign in first, then accepts with its own session (no new session)', async () => {

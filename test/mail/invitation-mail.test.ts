@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
+import { createUser, createWorkspace, type TestUser, verifyEmail } from '../helpers/factories.js';
 import { invite, tokenOf } from '../invitations/helpers.js';
 import { closedPort, decodeQuotedPrintable, startSmtpServer } from './smtp.js';
 
@@ -15,6 +15,8 @@ describe('with a mail server (SMTP_URL)', () => {
     smtp = await startSmtpServer();
     t = await createTestApp({ SMTP_URL: smtp.url, SMTP_FROM: 'kb <kb@mail.test>', PUBLIC_URL });
     admin = await createUser(t, 'Ada');
+    // Invitations are mailed only for inviters whose own email is verified (test/auth/email-verification.test.ts).
+    await verifyEmail(t, admin);
     workspaceId = (await createWorkspace(t, admin, 'Lab Notes')).id;
   });
   afterAll(async () => {
@@ -60,6 +62,8 @@ describe('when the mail server cannot be reached', () => {
   beforeAll(async () => {
     t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${await closedPort()}`, PUBLIC_URL });
     admin = await createUser(t, 'Ada');
+    // Invitations are mailed only for inviters whose own email is verified (test/auth/email-verification.test.ts).
+    await verifyEmail(t, admin);
     workspaceId = (await createWorkspace(t, admin, 'Lab Notes')).id;
   });
   afterAll(() => t.close());

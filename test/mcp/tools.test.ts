@@ -87,7 +87,12 @@ const cases: Case[] = [
     tool: 'workspace_member_add',
     as: 'admin',
     args: () => ({ workspaceId: W(), userId: extra.id, role: 'viewer' }),
-    ok: (o) => expect(o).toMatchObject({ id: extra.id, role: 'viewer' }),
+    ok: async (o) => {
+      // Adding an account invites it: Extra joins on accepting.
+      expect(o).toMatchObject({ status: 'invited', invitation: { email: extra.email, role: 'viewer' } });
+      const accepted = await t.request({ method: 'POST', url: `/api/v1/users/me/invitations/${o.invitation.id}/accept`, token: extra.token });
+      expect(accepted.body.data).toMatchObject({ role: 'viewer', user: { id: extra.id } });
+    },
   },
   { tool: 'workspace_member_add', as: 'editor', args: () => ({ workspaceId: W(), userId: extra.id, role: 'admin' }), error: [403, 'FORBIDDEN'] },
   {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { createUser, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import { addMember, createUser, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 import { addSpaceMembers, createSpace, doc, newPage } from './helpers.js';
 
 let t: TestApp;
@@ -140,7 +140,7 @@ describe('space roles override workspace roles for pages', () => {
     expect(editorReads.status).toBe(200);
     // a new workspace member with no space role has their workspace role in a public space
     const late = await createUser(t, 'Late');
-    await t.request({ method: 'POST', url: `/api/v1/workspaces/${w.workspace.id}/members`, token: w.admin.token, body: { userId: late.id, role: 'editor' } });
+    await addMember(t, w.workspace.id, w.admin, late, 'editor');
     expect((await t.request({ method: 'PUT', url: `/api/v1/pages/${created.id}`, token: late.token, body: { icon: '✅' } })).status).toBe(200);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { joinByInvitation } from '../helpers/factories.js';
 import { apiSignedInWorkspace, person, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
@@ -9,13 +10,7 @@ describe('audit log', () => {
     const ben = person('ben');
     const signup = await web.t.request({ method: 'POST', url: '/api/v1/auth/signup', body: ben });
     expect(signup.status).toBe(201);
-    const added = await web.t.request({
-      method: 'POST',
-      url: `/api/v1/workspaces/${workspaceId}/members`,
-      token,
-      body: { userId: signup.body.data.user.id, role: 'viewer' },
-    });
-    expect(added.status).toBe(201);
+    await joinByInvitation(web.t, workspaceId, token, { id: signup.body.data.user.id, token: signup.body.data.token }, 'viewer');
 
     await page.goto(`/w/${hostname}/settings/members`);
     await page.getByRole('combobox', { name: `Role of ${ben.name}`, exact: true }).click();
@@ -27,7 +22,9 @@ describe('audit log', () => {
     const table = page.getByRole('table', { name: 'Audit log' });
     const sentence = `${who.name} changed ${ben.name}’s role from viewer to editor`;
     await visible(table.getByRole('row', { name: new RegExp(sentence) }));
-    await visible(table.getByText(`${who.name} added ${ben.name} as viewer`));
+    // Ben joined by accepting Ana's invitation.
+    await visible(table.getByText(`${ben.name} joined as viewer`));
+    await visible(table.getByText(`${who.name} invited ${ben.email} as viewer`));
     await visible(table.getByText(`${who.name} signed in`));
     await web.shot(page, 'audit-log');
 

@@ -1,3 +1,4 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createWorkspace, person, signUp, useWebApp, visible } from './harness.js';
 
@@ -50,5 +51,34 @@ describe('signing up, in and out', () => {
     await visible(page.getByRole('alert'));
     expect(await page.getByRole('alert').textContent()).toMatch(/password|credentials/i);
     await web.shot(page, 'sign-in-error');
+  });
+
+  it('a mailed verification link opens a page whose button verifies the email (no sign-in needed)', async () => {
+    const who = person('verify');
+    const signup = await web.t.request({ method: 'POST', url: '/api/v1/auth/signup', body: who });
+    // As the mail would carry it (mailing itself is covered by test/auth/email-verification.test.ts).
+    const token = randomBytes(32).toString('base64url');
+    await web.t.database.db
+      .insertInto('emailVerifications')
+      .values({
+        id: randomUUID(),
+        userId: signup.body.data.user.id,
+        email: who.email,
+        tokenHash: createHash('sha256').update(token).digest('hex'),
+        expiresAt: new Date(Date.now() + 3600_000),
+      })
+      .execute();
+    const page = await web.newPage();
+    await page.goto(`/verify-email/${token}`);
+    await visible(page.getByRole('heading', { name: 'Verify your email' }));
+    await page.getByRole('button', { name: 'Confirm my email' }).click();
+    await visible(page.getByText(`${who.email} is verified`, { exact: false }));
+    await web.shot(page, 'verify-email');
+    const me = await web.t.request({ url: '/api/v1/users/me', token: signup.body.data.token });
+    expect(me.body.data.emailVerified).toBe(true);
+    // Used once: opened again, the page says the link is dead.
+    await page.goto(`/verify-email/${token}`);
+    await page.getByRole('button', { name: 'Confirm my email' }).click();
+    await visible(page.getByText('This verification link is invalid, already used or expired', { exact: false }));
   });
 });

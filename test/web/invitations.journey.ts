@@ -90,4 +90,27 @@ describe('invitations by email', () => {
     const members = await web.t.request({ url: `/api/v1/workspaces/${admin.workspaceId}/members`, token: admin.token });
     expect(members.body.data).toContainEqual(expect.objectContaining({ email: member.email, role: 'viewer' }));
   });
+
+  it('an admin adds an account by user id: it is invited, and its holder joins from "Invitations for you"', async () => {
+    const admin = await apiSignedInWorkspace(web, 'owner');
+    const guest = await apiSignedInWorkspace(web, 'guest');
+    const guestId = (await web.t.request({ url: '/api/v1/users/me', token: guest.token })).body.data.id as string;
+    const team = `${admin.who.name.split(' ')[1]} team`;
+
+    await admin.page.goto(`/w/${admin.hostname}/settings/members`);
+    await admin.page.getByRole('textbox', { name: 'User id' }).fill(guestId);
+    await admin.page.getByRole('button', { name: 'Add member' }).click();
+    await visible(admin.page.getByText(`${guest.who.email} was invited as editor: they join when they accept`));
+    await visible(admin.page.getByRole('table', { name: 'Open invitations' }).getByRole('cell', { name: guest.who.email }));
+    const before = await web.t.request({ url: `/api/v1/workspaces/${admin.workspaceId}/members`, token: admin.token });
+    expect(before.body.data.map((m: { id: string }) => m.id)).not.toContain(guestId);
+
+    await guest.page.goto(`/w/${guest.hostname}/settings/members`);
+    await visible(guest.page.getByText('Invitations for you'));
+    await web.shot(guest.page, 'invitations-received');
+    await guest.page.getByRole('button', { name: `Join ${team}` }).click();
+    await guest.page.waitForURL(new RegExp(`/w/${admin.hostname}$`), { timeout: 15_000 });
+    const after = await web.t.request({ url: `/api/v1/workspaces/${admin.workspaceId}/members`, token: admin.token });
+    expect(after.body.data).toContainEqual(expect.objectContaining({ id: guestId, role: 'editor' }));
+  });
 });

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { joinByInvitation } from '../helpers/factories.js';
 import { apiSignedInWorkspace, person, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
@@ -58,13 +59,7 @@ describe('sessions and passwords', () => {
     // The change signed out the API session of the sign-up: sign in again with the new password.
     const admin = await web.t.request({ method: 'POST', url: '/api/v1/auth/login', body: { email: who.email, password: 'a brand new password' } });
     expect(admin.status).toBe(200);
-    const added = await web.t.request({
-      method: 'POST',
-      url: `/api/v1/workspaces/${workspaceId}/members`,
-      token: admin.body.data.token,
-      body: { userId: signup.body.data.user.id, role: 'editor' },
-    });
-    expect(added.status).toBe(201);
+    await joinByInvitation(web.t, workspaceId, admin.body.data.token, { id: signup.body.data.user.id, token: signup.body.data.token }, 'editor');
 
     await page.goto(`/w/${hostname}/settings/members`);
     await page.getByRole('button', { name: `Reset password of ${member.name}` }).click();

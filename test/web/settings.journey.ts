@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { joinByInvitation } from '../helpers/factories.js';
 import { person, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
@@ -51,8 +52,7 @@ describe('workspace settings', () => {
     const other = person('grace');
     const otherSignup = await web.t.request({ method: 'POST', url: '/api/v1/auth/signup', body: other });
     second = { id: otherSignup.body.data.user.id, name: other.name };
-    const added = await web.t.request({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, token, body: { userId: second.id, role: 'viewer' } });
-    expect(added.status).toBe(201);
+    await joinByInvitation(web.t, workspaceId, token, { id: second.id, token: otherSignup.body.data.token }, 'viewer');
     const space = await web.t.request({ method: 'POST', url: '/api/v1/spaces', token, body: { workspaceId, name: 'Handbook', visibility: 'public' } });
     spaceId = space.body.data.id;
     page = await signedInPage(owner);
@@ -238,13 +238,7 @@ describe('workspace settings', () => {
   it('hides bug reports from non-admins and fits a phone', async () => {
     const other = person('mobile');
     const signup = await web.t.request({ method: 'POST', url: '/api/v1/auth/signup', body: other });
-    const add = await web.t.request({
-      method: 'POST',
-      url: `/api/v1/workspaces/${workspaceId}/members`,
-      token,
-      body: { userId: signup.body.data.user.id, role: 'viewer' },
-    });
-    expect(add.status).toBe(201);
+    await joinByInvitation(web.t, workspaceId, token, { id: signup.body.data.user.id, token: signup.body.data.token }, 'viewer');
     const phone = await signedInPage(other, { width: 375, height: 800 });
     await phone.goto(settings('general'));
     await visible(phone.getByText('Only workspace admins can change these settings.'));

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { joinByInvitation } from '../helpers/factories.js';
 import { person, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
@@ -35,7 +36,7 @@ describe('the Share dialog', () => {
       [granted, 'viewer'],
       [leftOut, 'editor'],
     ] as const)
-      expect((await call('POST', `/api/v1/workspaces/${ws.id}/members`, { userId: who.id, role })).status).toBe(201);
+      await joinByInvitation(web.t, ws.id, admin.token, who, role);
     const space = (await call('POST', '/api/v1/spaces', { workspaceId: ws.id, name: 'Handbook', slug: 'handbook' })).body.data;
     const plans = (await call('POST', '/api/v1/pages', { workspaceId: ws.id, spaceId: space.id, title: 'Team plans', markdown: 'Next quarter.' })).body.data;
     await call('POST', '/api/v1/pages', { workspaceId: ws.id, spaceId: space.id, title: 'Welcome', markdown: 'Hello.' });

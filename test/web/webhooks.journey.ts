@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Worker } from '../../src/jobs/worker.js';
 import { startReceiver, webhookWorker } from '../webhooks/helpers.js';
+import { joinByInvitation } from '../helpers/factories.js';
 import { apiSignedInWorkspace, person, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
@@ -103,12 +104,7 @@ describe('webhooks', () => {
     // A non-admin is not offered the section.
     const ben = person('ben');
     const signup = await web.t.request({ method: 'POST', url: '/api/v1/auth/signup', body: ben });
-    await web.t.request({
-      method: 'POST',
-      url: `/api/v1/workspaces/${workspaceId}/members`,
-      token,
-      body: { userId: signup.body.data.user.id, role: 'editor' },
-    });
+    await joinByInvitation(web.t, workspaceId, token, { id: signup.body.data.user.id, token: signup.body.data.token }, 'editor');
     const benPage = await web.newPage();
     expect((await benPage.request.post('/api/v1/auth/session', { data: { email: ben.email, password: ben.password } })).ok()).toBe(true);
     await benPage.goto(`/w/${hostname}/settings/general`);

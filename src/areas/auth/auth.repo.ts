@@ -63,6 +63,18 @@ export const apiKeysRepo = {
       .executeTakeFirst();
   },
 
+  /** Revokes every key of the user; answers their hashes, for the authenticator to forget. */
+  async revokeAllForUser(db: Db, userId: string, now: Date): Promise<string[]> {
+    const rows = await db
+      .updateTable('apiKeys')
+      .set({ revokedAt: now })
+      .where('userId', '=', userId)
+      .where('revokedAt', 'is', null)
+      .returning('keyHash')
+      .execute();
+    return rows.map((r) => r.keyHash);
+  },
+
   touch(db: Db, id: string, now: Date) {
     return db.updateTable('apiKeys').set({ lastUsedAt: now }).where('id', '=', id).execute();
   },

@@ -7,6 +7,7 @@ import { UserResult } from '../users/users.schema.js';
 import { getMe } from '../users/users.service.js';
 import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyList, ApiKeyParams, LoginBody, LoginResult, SessionResult, SignupBody, SignupResult } from './auth.schema.js';
 import { createApiKey, listApiKeys, login, revokeApiKey, signup } from './auth.service.js';
+import { emailVerificationRoutes } from './email-verification.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
 
 export const authRoutes: AreaRoutes = recordRoutes((app, deps) => {
@@ -60,7 +61,7 @@ export const authRoutes: AreaRoutes = recordRoutes((app, deps) => {
     },
     async (req, reply) => {
       const { user, token } = await login(ctxOf(req, deps), req.body);
-      setSessionCookie(req, reply, token, deps.env.config.JWT_TTL_S);
+      setSessionCookie(req, reply, deps.env.config, token, deps.env.config.JWT_TTL_S);
       return { data: { user, csrfToken: csrfTokenFor(deps.env.tokens, token) } };
     },
   );
@@ -79,6 +80,7 @@ export const authRoutes: AreaRoutes = recordRoutes((app, deps) => {
     },
   );
   sessionRoutes(app, deps);
+  emailVerificationRoutes(app, deps);
   app.get('/users/me', { schema: { tags: ['users'], summary: 'The calling user', security: BEARER, response: { 200: UserResult } } }, async (req) => ({
     data: await getMe(ctxOf(req, deps)),
   }));

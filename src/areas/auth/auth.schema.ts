@@ -92,3 +92,16 @@ export const ResetLinkCreated = envelope(
     mailed: z.boolean().describe('True when the link was also mailed to the member (SMTP_URL set)'),
   }),
 );
+
+export const EmailVerificationRequested = envelope(
+  z.object({
+    email: z.string().describe('The address the link was mailed to: your account’s'),
+    verified: z.boolean().describe('True when the email was verified already (nothing was mailed)'),
+    mailed: z.boolean(),
+    expiresAt: z.string().optional().describe('Until when the mailed link works (24 hours)'),
+  }),
+);
+export const EmailVerificationConfirmBody = z.object({
+  token: z.string().min(1).max(200).describe('The token from the mailed link (the last part of /verify-email/<token>)'),
+});
+export const EmailVerified = envelope(z.object({ email: z.string(), verified: z.literal(true) }));

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../db/index.js';
 import { AppError, alreadyExists, forbidden, notFound, unauthorized, validation } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordAudit } from '../audit/audit.record.js';
-import { presentUser } from '../users/users.present.js';
+import { presentSelf } from '../users/users.present.js';
 import { usersRepo } from '../users/users.repo.js';
 import { assertWorkspaceRole, memberRole } from '../workspaces/workspaces.policy.js';
 import { apiKeysRepo } from './auth.repo.js';
@@ -15,13 +15,15 @@ import { hashPassword, verifyPassword } from './passwords.js';
 import { requireSessionActor, startSession } from './sessions.js';
 import { API_KEY_PREFIX, hashApiKey, newApiKey } from './tokens.js';
 
-export async function createUser(db: Db, input: { email: string; name: string; password: string | null }) {
+/** A new account; `emailVerifiedAt` only when whoever creates it knows the holder reads the mailbox (docs/sso.md). */
+export async function createUser(db: Db, input: { email: string; name: string; password: string | null; emailVerifiedAt?: Date | null }) {
   try {
     return await usersRepo.insert(db, {
       id: newId(),
       email: input.email,
       name: input.name,
       passwordHash: input.password === null ? null : await hashPassword(input.password),
+      emailVerifiedAt: input.emailVerifiedAt ?? null,
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists('An account with this email already exists', 'email');
@@ -39,7 +41,7 @@ export async function signup(ctx: Ctx, input: z.infer<typeof SignupBody>) {
   refusePasswordLoginWhenOidcOnly(ctx);
   const user = await createUser(ctx.db, input);
   const { token } = await startSession(ctx, user.id, 'signup');
-  return { user: presentUser(user), token };
+  return { user: presentSelf(user), token };
 }
 
 export async function login(ctx: Ctx, input: z.infer<typeof LoginBody>) {
@@ -53,7 +55,7 @@ export async function login(ctx: Ctx, input: z.infer<typeof LoginBody>) {
     throw unauthorized('Email or password is incorrect');
   }
   const { token, expiresAt } = await startSession(ctx, user.id, 'password');
-  return { user: presentUser(user), token, expiresAt: expiresAt.toISOString() };
+  return { user: presentSelf(user), token, expiresAt: expiresAt.toISOString() };
 }
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 

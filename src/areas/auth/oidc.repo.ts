@@ -18,4 +18,14 @@ export const identitiesRepo = {
       .where('id', '=', id)
       .execute();
   },
+
+  /** The user's identities at the configured provider (`issuer`), or at any provider when `issuer` is null. */
+  async countForUser(db: Db, userId: string, issuer: string | null = null): Promise<number> {
+    let q = db
+      .selectFrom('userIdentities')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('userId', '=', userId);
+    if (issuer !== null) q = q.where('issuer', '=', issuer);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  },
 };

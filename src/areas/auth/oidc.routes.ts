@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
 import { ctxOf } from '../../http/request-context.js';
 import type { AreaRoutes } from '../../http/routes.js';
-import { setSessionCookie } from '../../http/session-cookie.js';
+import { cookiesSecure, setSessionCookie } from '../../http/session-cookie.js';
 import { ErrorBody } from '../../schema.js';
 import { SignInRefused } from './oidc.client.js';
 import { ATTEMPT_COOKIE, ATTEMPT_TTL_S, openAttempt, sealAttempt } from './oidc.cookie.js';
@@ -13,9 +14,9 @@ const SIGN_IN_PATH = '/login';
 /** The attempt cookie travels only to the callback (whichever prefix began it). */
 const ATTEMPT_PATH = '/api/v1/auth/oidc';
 
-/** HttpOnly, and SameSite=Lax: the provider's redirect back is a top-level GET navigation, which Lax cookies accompany. */
-function attemptCookie(request: FastifyRequest) {
-  return { httpOnly: true, sameSite: 'lax' as const, path: ATTEMPT_PATH, secure: request.protocol === 'https' };
+/** HttpOnly, and SameSite=Lax: the provider's redirect back is a top-level GET navigation, which Lax cookies accompany; Secure like the session cookie. */
+function attemptCookie(request: FastifyRequest, config: Config) {
+  return { httpOnly: true, sameSite: 'lax' as const, path: ATTEMPT_PATH, secure: cookiesSecure(request, config) };
 }
 
 function refusedLocation(reason: string, returnTo: string | undefined): string {
@@ -53,7 +54,7 @@ export const oidcRoutes: AreaRoutes = (app, deps) => {
     async (req, reply) => {
       const ctx = ctxOf(req, deps);
       const { location, attempt } = await beginOidcSignIn(ctx, req.query.returnTo);
-      reply.setCookie(ATTEMPT_COOKIE, sealAttempt(deps.env.tokens, attempt), { ...attemptCookie(req), maxAge: ATTEMPT_TTL_S });
+      reply.setCookie(ATTEMPT_COOKIE, sealAttempt(deps.env.tokens, attempt), { ...attemptCookie(req, deps.env.config), maxAge: ATTEMPT_TTL_S });
       return reply.redirect(location, 302);
     },
   );
@@ -73,9 +74,9 @@ export const oidcRoutes: AreaRoutes = (app, deps) => {
       const ctx = ctxOf(req, deps);
       const attempt = openAttempt(deps.env.tokens, req.cookies?.[ATTEMPT_COOKIE], ctx.now());
       // One use only, whatever happens next.
-      reply.clearCookie(ATTEMPT_COOKIE, attemptCookie(req));
+      reply.clearCookie(ATTEMPT_COOKIE, attemptCookie(req, deps.env.config));
       try {
-        const signedIn = await finishOidcSignIn(ctx, {
+        const signedIn = await finishOidcSignIn(ctx, deps.authenticator, {
           attempt,
           state: req.query.state,
           error: req.query.error,
@@ -83,7 +84,7 @@ export const oidcRoutes: AreaRoutes = (app, deps) => {
           rawQuery: req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '',
         });
         const maxAgeS = Math.max(0, Math.floor((signedIn.expiresAt.getTime() - ctx.now().getTime()) / 1000));
-        setSessionCookie(req, reply, signedIn.token, maxAgeS);
+        setSessionCookie(req, reply, deps.env.config, signedIn.token, maxAgeS);
         return reply.redirect(signedIn.returnTo, 302);
       } catch (err) {
         if (!(err instanceof SignInRefused)) req.log.error({ err }, 'single sign-on callback failed');

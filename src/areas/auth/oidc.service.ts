@@ -1,10 +1,13 @@
 import type { Ctx } from '../../context.js';
+import type { Db } from '../../db/index.js';
 import { isUniqueViolation } from '../../db/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordAudit } from '../audit/audit.record.js';
 import { usersRepo } from '../users/users.repo.js';
+import { type ClaimedCredentials, type CredentialCache, claimUnverifiedAccount, forgetClaimed } from './account-claim.js';
 import { createUser } from './auth.service.js';
+import { credentialsRepo } from './credentials.repo.js';
 import {
   authorizationUrl,
   newSignInChecks,
@@ -59,13 +62,15 @@ export interface CallbackInput {
 
 /**
  * Finishes a sign-in: checks the provider's answer against the attempt, finds or makes the user, starts a session.
- * Refusals (with a reason the web app explains) are recorded as `auth.signin_failed`.
+ * Refusals (with a reason the web app explains) are recorded as `auth.signin_failed`. Credentials a claim took away
+ * (`userFor`) are dropped from `cache` at once.
  */
-export async function finishOidcSignIn(ctx: Ctx, input: CallbackInput): Promise<{ token: string; expiresAt: Date; returnTo: string }> {
+export async function finishOidcSignIn(ctx: Ctx, cache: CredentialCache, input: CallbackInput): Promise<{ token: string; expiresAt: Date; returnTo: string }> {
   let claims: ProviderClaims | null = null;
   try {
     claims = await verifiedClaims(ctx, input);
-    const userId = await userFor(ctx, claims);
+    const { userId, claimed } = await userFor(ctx, claims);
+    forgetClaimed(cache, claimed);
     const session = await startSession(ctx, userId, 'oidc');
     return { ...session, returnTo: input.attempt?.returnTo ?? '/' };
   } catch (err) {
@@ -102,37 +107,56 @@ async function verifiedClaims(ctx: Ctx, input: CallbackInput): Promise<ProviderC
  * - a known identity (issuer, subject) → its user, whatever the email says now;
  * - else an account with the same email → linked, only when the provider vouches for the email (`email_verified: true`);
  * - else a new account without a password, when the email's domain is allowed (OIDC_ALLOWED_DOMAINS, empty: any).
+ * An account whose email kb has not verified is claimed on the way in (`claimUnverifiedAccount`): at its link, or, for
+ * an identity linked before kb verified emails, at its next sign-in while it still has a password. All in one transaction.
  * Two first sign-ins racing each other: the loser finds what the winner made on its second pass.
  */
-async function userFor(ctx: Ctx, claims: ProviderClaims): Promise<string> {
+async function userFor(ctx: Ctx, claims: ProviderClaims): Promise<{ userId: string; claimed: ClaimedCredentials | null }> {
   for (let pass = 1; ; pass++) {
     try {
       return await ctx.db.transaction().execute(async (trx) => {
         const now = ctx.now();
+        const provider = { issuer: claims.issuer, linked: false };
         const known = await identitiesRepo.find(trx, claims.issuer, claims.subject);
         if (known) {
           await identitiesRepo.touch(trx, known.id, claims.email, now);
-          return known.userId;
+          const account = await credentialsRepo.accountOf(trx, known.userId);
+          if (!account || account.emailVerifiedAt !== null) return { userId: known.userId, claimed: null };
+          const claimed = account.passwordHash === null ? null : await claimUnverifiedAccount(trx, ctx, account, provider);
+          if (vouchesFor(claims, account.email)) await usersRepo.markEmailVerified(trx, account.id, now);
+          return { userId: known.userId, claimed };
         }
         const email = claims.email;
         if (!email) throw new SignInRefused('email_missing', 'The provider gave no email address for this account');
         const existing = await usersRepo.findByEmail(trx, email);
         if (existing && claims.emailVerified !== true)
           throw new SignInRefused('email_not_verified', 'An account with this email exists, and the provider has not verified the email: it cannot be linked');
-        let userId = existing?.id;
-        if (!userId) {
-          refuseNewAccount(ctx, email, claims.emailVerified);
-          const user = await createUser(trx, { email, name: nameOf(claims, email), password: null });
-          userId = user.id;
+        let claimed: ClaimedCredentials | null = null;
+        if (existing && existing.emailVerifiedAt === null) {
+          claimed = await claimUnverifiedAccount(trx, ctx, existing, { ...provider, linked: true });
+          await usersRepo.markEmailVerified(trx, existing.id, now);
         }
+        const userId = existing ? existing.id : await newAccount(trx, ctx, claims, email);
         await identitiesRepo.insert(trx, { id: newId(), userId, issuer: claims.issuer, subject: claims.subject, email, lastLoginAt: now });
-        return userId;
+        return { userId, claimed };
       });
     } catch (err) {
       const raced = isUniqueViolation(err) || (err instanceof AppError && err.code === 'ALREADY_EXISTS');
       if (!raced || pass >= 2) throw err;
     }
   }
+}
+
+/** A first sign-in's own account (no password); its email counts as verified when the provider says so. */
+async function newAccount(trx: Db, ctx: Ctx, claims: ProviderClaims, email: string): Promise<string> {
+  refuseNewAccount(ctx, email, claims.emailVerified);
+  const emailVerifiedAt = claims.emailVerified === true ? ctx.now() : null;
+  return (await createUser(trx, { email, name: nameOf(claims, email), password: null, emailVerifiedAt })).id;
+}
+
+/** Whether the provider vouches, now, for `email` being its person's. */
+function vouchesFor(claims: ProviderClaims, email: string): boolean {
+  return claims.emailVerified === true && claims.email?.toLowerCase() === email.toLowerCase();
 }
 
 /** Only people of the allowed domains get a new account; with a domain list, an email the provider says is unverified proves nothing. */

@@ -75,7 +75,7 @@ export function sessionRoutes(app: Api, deps: HttpDeps) {
     },
     async (req, reply) => {
       await signOutSession(ctxOf(req, deps), deps.authenticator);
-      clearSessionCookie(req, reply);
+      clearSessionCookie(req, reply, deps.env.config);
       return { data: { signedOut: true as const } };
     },
   );
@@ -120,7 +120,7 @@ export function sessionRoutes(app: Api, deps: HttpDeps) {
     async (req, reply) => {
       const { user, token, expiresAt } = await resetPassword(ctxOf(req, deps), deps.authenticator, req.body);
       if (req.body.session !== 'cookie') return { data: { user, token, expiresAt } };
-      setSessionCookie(req, reply, token, deps.env.config.JWT_TTL_S);
+      setSessionCookie(req, reply, deps.env.config, token, deps.env.config.JWT_TTL_S);
       return { data: { user, expiresAt, csrfToken: csrfTokenFor(deps.env.tokens, token) } };
     },
   );

@@ -3,7 +3,7 @@ import { fastifyCookie } from '@fastify/cookie';
 import type { Actor, Ctx } from '../../context.js';
 import type { Presence } from '../../editor/presence.js';
 import { forbidden, unauthorized } from '../../errors.js';
-import { requireSessionToken, SESSION_COOKIE } from '../../http/session-cookie.js';
+import { requireSessionToken, sessionCookieFrom } from '../../http/session-cookie.js';
 import type { Authenticator } from '../auth/auth.service.js';
 import { requirePageAccess } from '../pages/pages.policy.js';
 import { type Role, roleAtLeast } from '../workspaces/workspaces.policy.js';
@@ -36,7 +36,7 @@ export function sameOriginUpgrade(headers: Headers | IncomingHttpHeaders, trustP
 
 /**
  * The credential of a connection: the provider's token (a session JWT or an API key), or for `token: "cookie"` the
- * browser's `kb_session` cookie, accepted from this service's own origin only.
+ * browser's session cookie (`__Host-kb_session` or `kb_session`), accepted from this service's own origin only.
  */
 export function credentialOf(token: string, headers: Headers, trustProxy: boolean): string {
   if (token !== COOKIE_TOKEN) {
@@ -45,7 +45,7 @@ export function credentialOf(token: string, headers: Headers, trustProxy: boolea
   }
   if (!sameOriginUpgrade(headers, trustProxy))
     throw forbidden('Cross-origin co-editing refused: the session cookie only works from this service’s own pages', { reason: 'cross_origin' });
-  const value = fastifyCookie.parse(headers.get('cookie') ?? '')[SESSION_COOKIE];
+  const value = sessionCookieFrom(fastifyCookie.parse(headers.get('cookie') ?? ''));
   if (!value) throw unauthorized('No session cookie: sign in first');
   return requireSessionToken(value);
 }

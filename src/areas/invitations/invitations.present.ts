@@ -24,3 +24,21 @@ export function presentInvitation(row: InvitationFields, now: Date) {
     expiresAt: row.expiresAt.toISOString(),
   };
 }
+
+interface ReceivedFields extends InvitationFields {
+  workspaceName: string;
+  workspaceHostname: string;
+}
+
+/** An invitation as the invited person sees it in their own list: the workspace it opens, never its token. */
+export function presentReceivedInvitation(row: ReceivedFields) {
+  return {
+    id: row.id,
+    workspace: { id: row.workspaceId, name: row.workspaceName, hostname: row.workspaceHostname },
+    email: row.email,
+    role: row.role,
+    invitedBy: row.inviterName === null ? null : { id: row.invitedBy, name: row.inviterName },
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  };
+}

@@ -17,8 +17,12 @@ export const InvitationAcceptBody = z
   .object({
     name: Name.optional().describe('Not signed in: the new account’s name'),
     password: Password.optional().describe('Not signed in: the new account’s password (8+ characters)'),
+    session: z
+      .enum(['cookie', 'token'])
+      .default('cookie')
+      .describe('Not signed in: how the new account’s session is handed over. `cookie` (default): the HttpOnly session cookie and `csrfToken`, for browsers; `token`: the session JWT in the answer, for scripts'),
   })
-  .default({});
+  .default({ session: 'cookie' });
 
 export const InvitationStatus = z.enum(['pending', 'expired']).describe('`expired`: the link no longer works; invite again for a new one');
 
@@ -63,5 +67,24 @@ export const InvitationAccepted = envelope(
     token: z.string().optional().describe('A new account’s session token (JWT) for scripts (with an Authorization header); absent when you were signed in already, and for browsers, which get the HttpOnly cookie instead'),
     expiresAt: z.string().optional(),
     csrfToken: z.string().optional().describe('Browsers (no Authorization header): the session cookie was set; send this as X-CSRF-Token'),
+  }),
+);
+
+export const ReceivedInvitationParams = z.object({ id: Id });
+export const ReceivedInvitation = z.object({
+  id: z.string(),
+  workspace: z.object({ id: z.string(), name: z.string(), hostname: z.string() }),
+  email: z.string().describe('The address invited: yours'),
+  role: Role.describe('The role you get on accepting'),
+  invitedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export const ReceivedInvitationList = envelope(z.array(ReceivedInvitation));
+
+/** What adding an existing account by user id answers when it invites the account instead (202). */
+export const MemberInvited = envelope(
+  InvitationCreated.shape.data.extend({
+    status: z.literal('invited').describe('The account was invited: it becomes a member when its holder accepts (GET /users/me/invitations)'),
   }),
 );

@@ -2,24 +2,19 @@ import type { z } from 'zod';
 import { publicUrlOf } from '../../config.js';
 import { type Ctx, requireActor } from '../../context.js';
 import { isUniqueViolation } from '../../db/index.js';
-import { AppError, alreadyExists, forbidden, missingRequired, notFound, readOnlyKeyRefusal } from '../../errors.js';
+import type { Db } from '../../db/index.js';
+import { AppError, alreadyExists, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { mailerOf, mailFailureReason } from '../../mail/mailer.js';
 import { invitationMail } from '../../mail/templates.js';
 import { recordAudit } from '../audit/audit.record.js';
-import { createUser } from '../auth/auth.service.js';
-import { startSession } from '../auth/sessions.js';
+import { assertUnderHourlyLimit, HOUR_MS } from '../auth/hourly-limit.js';
 import { hashApiKey, newLinkToken } from '../auth/tokens.js';
-import { nudgeEventDispatch } from '../events/events.jobs.js';
-import { recordEvent } from '../events/events.record.js';
-import { presentUser } from '../users/users.present.js';
 import { usersRepo } from '../users/users.repo.js';
-import { memberRole, type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
-import { workspacesRepo } from '../workspaces/workspaces.repo.js';
-import { assertInvitedAccount, assertLinkUsable } from './invitations.policy.js';
+import { type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
 import { presentInvitation } from './invitations.present.js';
 import { type InvitationRow, invitationsRepo } from './invitations.repo.js';
-import type { InvitationAcceptBody, InvitationCreateBody } from './invitations.schema.js';
+import type { InvitationCreateBody } from './invitations.schema.js';
 
 /** How long a link works. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -32,28 +27,46 @@ export const invitationUrl = (ctx: Ctx, token: string) => `${publicUrlOf(ctx.env
  * is answered here only; with SMTP_URL set it is mailed too, after the commit, and a failed mail leaves the invitation in place.
  */
 export async function createInvitation(ctx: Ctx, workspaceId: string, input: z.infer<typeof InvitationCreateBody>) {
-  const actor = requireActor(ctx);
   await requireWorkspaceRole(ctx, workspaceId, 'admin');
   const email = input.email.toLowerCase();
   if (await invitationsRepo.isMemberByEmail(ctx.db, workspaceId, email)) throw alreadyExists(`${email} is already a member of this workspace`, 'email');
+  return invite(ctx, workspaceId, { email, role: input.role, userId: null });
+}
+
+/**
+ * Invites an existing account (an admin adding it by user id, workspaces.service): only that account may accept, from
+ * its list of invitations (`GET /users/me/invitations`) or the link. The caller has checked the admin role and that
+ * the account is no member yet.
+ */
+export function inviteAccount(ctx: Ctx, workspaceId: string, account: { id: string; email: string }, role: Role) {
+  return invite(ctx, workspaceId, { email: account.email.toLowerCase(), role, userId: account.id });
+}
+
+/** Makes the invitation within the hourly limits (one transaction with its audit entries), then mails it when it may. */
+async function invite(ctx: Ctx, workspaceId: string, target: { email: string; role: Role; userId: string | null }) {
+  const actor = requireActor(ctx);
+  const { email, role, userId } = target;
   const token = newLinkToken();
   const id = newId();
   const now = ctx.now();
   try {
     await ctx.db.transaction().execute(async (trx) => {
+      await assertInvitationAllowance(trx, ctx, actor.userId, workspaceId, now);
       const replaced = await invitationsRepo.revokeOpenForEmail(trx, workspaceId, email, now);
       await invitationsRepo.insert(trx, {
         id,
         workspaceId,
         email,
-        role: input.role,
+        role,
+        userId,
         tokenHash: hashApiKey(token),
         invitedBy: actor.userId,
         expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
       });
       for (const old of replaced)
         await recordAudit(trx, ctx, { workspaceId, action: 'invitation.revoked', targetType: 'invitation', targetId: old, details: { email, replacedBy: id } });
-      await recordAudit(trx, ctx, { workspaceId, action: 'invitation.created', targetType: 'invitation', targetId: id, details: { email, role: input.role } });
+      const details = { email, role, ...(userId ? { userId } : {}) };
+      await recordAudit(trx, ctx, { workspaceId, action: 'invitation.created', targetType: 'invitation', targetId: id, details });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists(`An invitation to ${email} is being made right now; try again`, 'email');
@@ -65,10 +78,32 @@ export async function createInvitation(ctx: Ctx, workspaceId: string, input: z.i
   return { invitation: presentInvitation(row, now), url, ...(await mailInvitation(ctx, row, url)) };
 }
 
-/** Mails the link when a mail server is configured; a failure is logged and reported, never thrown. */
+/** Invitations mail strangers with the inviter's words in them: so many an hour per inviter and per workspace (429 beyond). */
+async function assertInvitationAllowance(trx: Db, ctx: Ctx, inviterId: string, workspaceId: string, now: Date) {
+  const { config } = ctx.env;
+  const used = await invitationsRepo.lockAndCountSince(trx, inviterId, workspaceId, new Date(now.getTime() - HOUR_MS));
+  assertUnderHourlyLimit(used.byInviter, config.INVITATIONS_PER_USER_PER_HOUR, now, {
+    message: 'You have made too many invitations',
+    reason: 'too_many_invitations',
+  });
+  assertUnderHourlyLimit(used.inWorkspace, config.INVITATIONS_PER_WORKSPACE_PER_HOUR, now, {
+    message: 'This workspace has sent too many invitations',
+    reason: 'too_many_workspace_invitations',
+  });
+}
+
+export const UNVERIFIED_INVITER =
+  'Not mailed: invitations are mailed only for people whose own email kb has verified (POST /api/v1/auth/verify-email); pass the link on yourself';
+
+/**
+ * Mails the link when a mail server is configured and the inviter's own email is verified (an account anyone could
+ * have made must not send mail in kb's name); a failure is logged and reported, never thrown.
+ */
 async function mailInvitation(ctx: Ctx, row: InvitationRow, url: string): Promise<{ mailed: boolean; mailError?: string }> {
   const mailer = mailerOf(ctx.env.config);
   if (!mailer) return { mailed: false };
+  const inviter = await usersRepo.findById(ctx.db, row.invitedBy);
+  if (!inviter?.emailVerifiedAt) return { mailed: false, mailError: UNVERIFIED_INVITER };
   try {
     const { email: to, inviterName, workspaceName, role, expiresAt } = row;
     await mailer.send(invitationMail({ to, inviterName: inviterName ?? 'Someone', workspaceName, role, url, expiresAt }));
@@ -105,89 +140,4 @@ export async function revokeInvitation(ctx: Ctx, workspaceId: string, id: string
     });
   });
   return { id, deleted: true as const };
-}
-
-async function usableInvitation(ctx: Ctx, token: string, lock = false) {
-  const row = await invitationsRepo.findByTokenHash(ctx.db, hashApiKey(token), lock);
-  if (!row) throw notFound('Invitation');
-  assertLinkUsable(row, ctx.now());
-  return row;
-}
-
-/** What a link is for, to anyone holding it: 404 for an unknown link, 410 for a used, revoked or expired one. */
-export async function previewInvitation(ctx: Ctx, token: string) {
-  const row = await usableInvitation(ctx, token);
-  return {
-    workspace: { id: row.workspaceId, name: row.workspaceName, hostname: row.workspaceHostname },
-    inviter: row.inviterName === null ? null : { name: row.inviterName },
-    email: row.email,
-    role: row.role,
-    expiresAt: row.expiresAt.toISOString(),
-    accountExists: (await usersRepo.findByEmail(ctx.db, row.email)) !== undefined,
-  };
-}
-
-/**
- * Accepts a link, once. Signed in, the account's email must be the invited one; not signed in, `name` and `password`
- * create the invited account and a session starts for it. The membership, the used link and the audit entries are one transaction.
- */
-export async function acceptInvitation(ctx: Ctx, token: string, input: z.infer<typeof InvitationAcceptBody>) {
-  if (ctx.actor?.readOnly) throw readOnlyKeyRefusal();
-  const accepted = await ctx.db.transaction().execute(async (trx) => {
-    const tx = { ...ctx, db: trx };
-    const invitation = await usableInvitation(tx, token, true);
-    const { workspaceId, email } = invitation;
-    const user = ctx.actor ? await invitedAccount(tx, ctx.actor.userId, email) : await createInvitedAccount(tx, email, input);
-    const { role: current } = await memberRole(trx, workspaceId, user.id);
-    if (!current) await workspacesRepo.insertMember(trx, workspaceId, user.id, invitation.role);
-    const now = ctx.now();
-    await invitationsRepo.markAccepted(trx, workspaceId, invitation.id, user.id, now);
-    // The one who accepts is the actor, signed in or just created.
-    const actorId = user.id;
-    const details = { email, role: invitation.role, ...(current ? { alreadyMember: true } : {}) };
-    await recordAudit(trx, ctx, { workspaceId, actorId, action: 'invitation.accepted', targetType: 'invitation', targetId: invitation.id, details });
-    if (!current)
-      await recordAudit(trx, ctx, {
-        workspaceId,
-        actorId,
-        action: 'member.added',
-        targetType: 'member',
-        targetId: user.id,
-        details: { role: invitation.role, via: 'invitation' },
-      });
-    if (!current)
-      await recordEvent(trx, ctx, {
-        workspaceId,
-        actorId,
-        type: 'member.joined',
-        subject: { type: 'member', id: user.id },
-        data: { userId: user.id, name: user.name, role: invitation.role, via: 'invitation', invitedBy: invitation.invitedBy ?? null },
-      });
-    const session = ctx.actor ? null : await startSession(tx, user.id, 'invitation');
-    return {
-      workspaceId,
-      role: (current ?? invitation.role) as Role,
-      user: presentUser(user),
-      ...(session ? { token: session.token, expiresAt: session.expiresAt.toISOString() } : {}),
-    };
-  });
-  await nudgeEventDispatch(ctx);
-  return accepted;
-}
-
-async function invitedAccount(ctx: Ctx, userId: string, invitedEmail: string) {
-  const user = await usersRepo.findById(ctx.db, userId);
-  if (!user) throw notFound('User', userId);
-  assertInvitedAccount(user.email, invitedEmail);
-  return user;
-}
-
-async function createInvitedAccount(ctx: Ctx, email: string, input: z.infer<typeof InvitationAcceptBody>) {
-  if (ctx.env.config.OIDC_ONLY)
-    throw forbidden('Accounts are made through single sign-on here: sign in with it first, then open the invitation again', { reason: 'oidc_only' });
-  if (await usersRepo.findByEmail(ctx.db, email))
-    throw alreadyExists(`An account for ${email} exists already: sign in first, then accept the invitation`, 'email');
-  if (!input.name) throw missingRequired('name', 'name is required to create your account (or sign in first)');
-  if (!input.password) throw missingRequired('password', 'password is required to create your account (or sign in first)');
-  return createUser(ctx.db, { email, name: input.name, password: input.password });
 }

@@ -21,3 +21,8 @@ export function presentUser(row: UserFields, role: string | null = null): UserVi
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+/** The caller's own account: also whether kb has verified its email (others never see that of anyone else). */
+export function presentSelf(row: UserFields & Pick<UserRow, 'emailVerifiedAt'>, role: string | null = null): UserView & { emailVerified: boolean } {
+  return { ...presentUser(row, role), emailVerified: row.emailVerifiedAt !== null };
+}

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import { type MemberScope, withinKeyScopeSql } from '../workspaces/member-scope.js';
 
-const USER_COLUMNS = ['users.id', 'users.email', 'users.name', 'users.avatarUrl', 'users.createdAt'] as const;
+const USER_COLUMNS = ['users.id', 'users.email', 'users.name', 'users.avatarUrl', 'users.emailVerifiedAt', 'users.createdAt'] as const;
 
 export const usersRepo = {
   findById(db: Db, id: string) {
@@ -17,8 +17,13 @@ export const usersRepo = {
       .executeTakeFirst();
   },
 
-  insert(db: Db, user: { id: string; email: string; name: string; passwordHash: string | null }) {
+  insert(db: Db, user: { id: string; email: string; name: string; passwordHash: string | null; emailVerifiedAt?: Date | null }) {
     return db.insertInto('users').values(user).returning(USER_COLUMNS).executeTakeFirstOrThrow();
+  },
+
+  /** Records that the account's holder proved its mailbox (kept when it was proved before). */
+  markEmailVerified(db: Db, id: string, now: Date) {
+    return db.updateTable('users').set({ emailVerifiedAt: now }).where('id', '=', id).where('emailVerifiedAt', 'is', null).execute();
   },
 
   update(db: Db, id: string, patch: { name?: string; avatarUrl?: string | null }, now: Date) {

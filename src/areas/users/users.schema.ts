@@ -23,6 +23,10 @@ export const User = z.object({
   name: z.string(),
   avatarUrl: z.string().nullable(),
   role: z.string().nullable().describe('Role in the workspace of the request, when there is one'),
+  emailVerified: z
+    .boolean()
+    .optional()
+    .describe('Your own account only (/users/me, /auth/session): whether kb has verified that you read this email (POST /auth/verify-email)'),
   createdAt: z.string(),
 });
 

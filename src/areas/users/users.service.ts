@@ -9,7 +9,7 @@ import { requireSessionActor } from '../auth/sessions.js';
 import { sessionsRepo } from '../auth/sessions.repo.js';
 import { memberScope } from '../workspaces/member-scope.js';
 import { memberRole, type Role, requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
-import { presentUser } from './users.present.js';
+import { presentSelf, presentUser } from './users.present.js';
 import { usersRepo } from './users.repo.js';
 import type { PasswordChangeBody, UserListQuery, UserUpdateBody } from './users.schema.js';
 
@@ -28,7 +28,7 @@ export async function getMe(ctx: Ctx, workspaceId?: string) {
   const workspace = await namedWorkspace(ctx, workspaceId);
   const user = await usersRepo.findById(ctx.db, actor.userId);
   if (!user) throw notFound('User', actor.userId);
-  return presentUser(user, workspace?.callerRole ?? null);
+  return presentSelf(user, workspace?.callerRole ?? null);
 }
 
 export async function listUsers(ctx: Ctx, input: z.infer<typeof UserListQuery>) {

@@ -1,6 +1,7 @@
 import { ctxOf } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER, recordRoutes } from '../../http/routes.js';
-import { Deleted, WorkspaceIdParams } from '../../schema.js';
+import { Deleted, ErrorBody, WorkspaceIdParams } from '../../schema.js';
+import { MemberInvited } from '../invitations/invitations.schema.js';
 import {
   MemberAddBody,
   MemberListResult,
@@ -64,8 +65,25 @@ export const workspacesRoutes: AreaRoutes = recordRoutes((app, deps) => {
   );
   app.post(
     '/workspaces/:workspaceId/members',
-    { schema: { tags, security, summary: 'Add a user as a member (admin)', params: WorkspaceIdParams, body: MemberAddBody, response: { 201: MemberResult } } },
-    async (req, reply) => reply.status(201).send({ data: await addMember(ctxOf(req, deps), req.params.workspaceId, req.body) }),
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Add an existing account (admin): invites it (202), or adds it at once (201) for an installation admin or an account of the single sign-on',
+        description:
+          'Nobody joins a workspace without consent: the account gets an invitation it accepts or declines (`GET /users/me/invitations`), answered 202 `{ status: "invited", invitation, url, mailed, mailError? }`. ' +
+          'Added at once, 201 with the member, when the caller is an installation admin (INSTALL_ADMINS, verified email) or the account signs in through the single sign-on of one of OIDC_ALLOWED_DOMAINS. ' +
+          '404 unknown user, 409 already a member, 429 past the hourly invitation limits.',
+        params: WorkspaceIdParams,
+        body: MemberAddBody,
+        response: { 201: MemberResult, 202: MemberInvited, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const outcome = await addMember(ctxOf(req, deps), req.params.workspaceId, req.body);
+      if (outcome.status === 'added') return reply.status(201).send({ data: outcome.member });
+      return reply.status(202).send({ data: outcome });
+    },
   );
   app.put(
     '/workspaces/:workspaceId/members/:userId',

@@ -4,6 +4,8 @@ import { isUniqueViolation } from '../../db/index.js';
 import { AppError, alreadyExists, forbidden, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordAudit } from '../audit/audit.record.js';
+import { credentialsRepo } from '../auth/credentials.repo.js';
+import { inviteAccount } from '../invitations/invitations.service.js';
 import { nudgeEventDispatch } from '../events/events.jobs.js';
 import { recordEvent } from '../events/events.record.js';
 import { groupsRepo } from '../groups/groups.repo.js';
@@ -12,7 +14,8 @@ import { spacesRepo } from '../spaces/spaces.repo.js';
 import { usersRepo } from '../users/users.repo.js';
 import { memberScope } from './member-scope.js';
 import { DEFAULT_SETTINGS, presentMember, presentWorkspace } from './workspaces.present.js';
-import { assertWorkspaceRole, type Role, requireWorkspaceRole } from './workspaces.policy.js';
+import { directAddReason } from './member-add.policy.js';
+import { assertWorkspaceRole, memberRole, type Role, requireWorkspaceRole } from './workspaces.policy.js';
 import { workspacesRepo } from './workspaces.repo.js';
 import type { MemberAddBody, WorkspaceCreateBody, WorkspaceUpdateBody } from './workspaces.schema.js';
 
@@ -74,27 +77,53 @@ export async function listMembers(ctx: Ctx, workspaceId: string) {
   return rows.map(presentMember);
 }
 
+/**
+ * Adds an existing account to the workspace (admin). Nobody joins a workspace without consent: the account is invited
+ * (`status: "invited"`; it joins when its holder accepts), unless `directAddReason` allows adding it at once (an
+ * installation admin's call, or an account of the installation's single sign-on): then `status: "added"` and the member.
+ */
 export async function addMember(ctx: Ctx, workspaceId: string, input: z.infer<typeof MemberAddBody>) {
+  const actor = requireActor(ctx);
   await requireWorkspaceRole(ctx, workspaceId, 'admin');
   const user = await usersRepo.findById(ctx.db, input.userId);
   if (!user) throw notFound('User', input.userId);
+  if ((await memberRole(ctx.db, workspaceId, user.id)).role) throw alreadyMember();
+  const reason = await directAddReason(ctx.db, ctx, actor.userId, user);
+  if (!reason) return { status: 'invited' as const, ...(await inviteAccount(ctx, workspaceId, user, input.role)) };
+  await addMemberNow(ctx, workspaceId, user, input.role, reason);
+  return { status: 'added' as const, member: presentMember(await memberOrThrow(ctx, workspaceId, input.userId)) };
+}
+
+const alreadyMember = () => alreadyExists('This user is already a member of the workspace', 'userId');
+
+/**
+ * Puts the account in the workspace at once, with the audit entry and the `member.joined` event, and no policy check of
+ * its own: for `addMember` once it decided, and for test factories that build workspaces. `reason`: why no invitation.
+ */
+export async function addMemberNow(
+  ctx: Pick<Ctx, 'db' | 'actor' | 'client' | 'log'>,
+  workspaceId: string,
+  user: { id: string; name: string },
+  role: Role,
+  reason?: 'install_admin' | 'sso_domain',
+) {
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      await workspacesRepo.insertMember(trx, workspaceId, input.userId, input.role);
-      await recordAudit(trx, ctx, { workspaceId, action: 'member.added', targetType: 'user', targetId: input.userId, details: { role: input.role } });
+      await workspacesRepo.insertMember(trx, workspaceId, user.id, role);
+      const details = { role, ...(reason ? { reason } : {}) };
+      await recordAudit(trx, ctx, { workspaceId, action: 'member.added', targetType: 'user', targetId: user.id, details });
       await recordEvent(trx, ctx, {
         workspaceId,
         type: 'member.joined',
-        subject: { type: 'member', id: input.userId },
-        data: { userId: input.userId, name: user.name, role: input.role, via: 'added' },
+        subject: { type: 'member', id: user.id },
+        data: { userId: user.id, name: user.name, role, via: 'added' },
       });
     });
-    await nudgeEventDispatch(ctx);
   } catch (err) {
-    if (isUniqueViolation(err)) throw alreadyExists('This user is already a member of the workspace', 'userId');
+    if (isUniqueViolation(err)) throw alreadyMember();
     throw err;
   }
-  return presentMember(await memberOrThrow(ctx, workspaceId, input.userId));
+  await nudgeEventDispatch(ctx);
 }
 
 async function memberOrThrow(ctx: Ctx, workspaceId: string, userId: string) {
@@ -128,8 +157,9 @@ export async function changeMemberRole(ctx: Ctx, workspaceId: string, userId: st
 }
 
 /**
- * Admins remove anyone; any member may remove themselves (leave). The last admin stays. Their space grants and
- * group memberships go in the same transaction: re-added later, a member starts from the role they are given.
+ * Admins remove anyone; any member may remove themselves (leave). The last admin stays. Their space grants, group
+ * memberships and the password-reset links made for them here go in the same transaction: re-added later, a member
+ * starts from the role they are given.
  */
 export async function removeMember(ctx: Ctx, workspaceId: string, userId: string) {
   const actor = requireActor(ctx);
@@ -142,6 +172,8 @@ export async function removeMember(ctx: Ctx, workspaceId: string, userId: string
     await spacesRepo.deleteUserGrants(trx, workspaceId, userId);
     await restrictionsRepo.deleteUserGrants(trx, workspaceId, userId);
     await groupsRepo.removeFromAllGroups(trx, workspaceId, userId);
+    // A reset link made here was for a member of this workspace: it ends with the membership.
+    await credentialsRepo.voidResetLinks(trx, userId, ctx.now(), workspaceId);
     await recordAudit(trx, ctx, { workspaceId, action: 'member.removed', targetType: 'user', targetId: userId, details: { role: member.role } });
     await recordEvent(trx, ctx, {
       workspaceId,

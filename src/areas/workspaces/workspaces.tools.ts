@@ -66,10 +66,14 @@ export const workspaceTools = [
     name: 'workspace_member_add',
     title: 'Add a workspace member',
     category,
-    description: 'Add an existing user (by `userId`) to a workspace with a role (admin only). Returns the member.',
+    description:
+      'Add an existing user (by `userId`) to a workspace with a role (admin only). Nobody joins without consent: usually the user is invited and joins when they accept, returning `{ status: "invited", invitation, url, mailed }`; an installation admin, or a user of the installation’s single sign-on domains, is added at once, returning the member. Limited to so many invitations an hour (429).',
     input: WorkspaceIdParams.extend(MemberAddBody.shape),
     annotations: WRITE,
-    handler: (ctx, { workspaceId, ...body }) => addMember(ctx, workspaceId, body),
+    handler: async (ctx, { workspaceId, ...body }) => {
+      const outcome = await addMember(ctx, workspaceId, body);
+      return outcome.status === 'added' ? outcome.member : outcome;
+    },
   }),
   defineTool({
     name: 'workspace_member_update',

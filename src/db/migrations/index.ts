@@ -34,6 +34,8 @@ import * as m0032 from './0032_domain_events.js';
 import * as m0033 from './0033_notifications.js';
 import * as m0034 from './0034_webhooks.js';
 import * as m0035 from './0035_task_page.js';
+import * as m0036 from './0036_email_verification.js';
+import * as m0037 from './0037_invitations_for_accounts.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +74,6 @@ export const migrations: Record<string, Migration> = {
   '0033_notifications': m0033,
   '0034_webhooks': m0034,
   '0035_task_page': m0035,
+  '0036_email_verification': m0036,
+  '0037_invitations_for_accounts': m0037,
 };

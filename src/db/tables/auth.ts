@@ -35,7 +35,20 @@ export interface PasswordResetLinkTable {
   voidedAt: Date | null;
 }
 
+/** A one-time link that proves the account's holder reads its mailbox (`POST /auth/verify-email`): only its token's sha256 is kept. */
+export interface EmailVerificationTable {
+  id: string;
+  userId: string;
+  /** The address the link was mailed to: it verifies the account only while the account still has this email. */
+  email: string;
+  tokenHash: string;
+  createdAt: CreatedAt;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
 export interface AuthTables {
   sessions: SessionTable;
   passwordResetLinks: PasswordResetLinkTable;
+  emailVerifications: EmailVerificationTable;
 }

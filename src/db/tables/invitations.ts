@@ -18,6 +18,10 @@ export interface InvitationTable {
   acceptedAt: Date | null;
   acceptedBy: string | null;
   revokedAt: Date | null;
+  /** The existing account invited (an add by user id, which its holder accepts); null: whoever holds the email. */
+  userId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Set, with `revokedAt`, when the invited person declined. */
+  declinedAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface InvitationsTables {

@@ -3,6 +3,7 @@ import { createBrowserRouter, Outlet } from 'react-router';
 import { AuthScreen } from '../features/auth/AuthScreen';
 import { RequireSession } from '../features/auth/RequireSession';
 import { ResetPasswordScreen } from '../features/auth/ResetPasswordScreen';
+import { VerifyEmailScreen } from '../features/auth/VerifyEmailScreen';
 import { InvitationScreen } from '../features/invitations/InvitationScreen';
 import { PublicShareRoute } from '../features/shares/PublicShareRoute';
 import { CreateWorkspaceScreen } from '../features/workspaces/CreateWorkspaceScreen';
@@ -32,6 +33,7 @@ export const router = createBrowserRouter([
   { path: '/login', element: <AuthScreen mode="sign-in" />, errorElement: <RouteError /> },
   { path: '/signup', element: <AuthScreen mode="sign-up" />, errorElement: <RouteError /> },
   { path: '/reset-password/:token', element: <ResetPasswordScreen />, errorElement: <RouteError /> },
+  { path: '/verify-email/:token', element: <VerifyEmailScreen />, errorElement: <RouteError /> },
   // Public share links: read-only, no sign-in.
   { path: '/s/:token', element: <PublicShareRoute />, errorElement: <RouteError /> },
   { path: '/s/:token/:pageId', element: <PublicShareRoute />, errorElement: <RouteError /> },

@@ -20,6 +20,8 @@ export const ACTION_GROUPS: { value: string; label: string; actions: AuditAction
       'auth.password_changed',
       'auth.password_reset_link_created',
       'auth.password_reset',
+      'auth.email_verified',
+      'auth.unverified_account_claimed',
     ],
   },
   {
@@ -32,6 +34,7 @@ export const ACTION_GROUPS: { value: string; label: string; actions: AuditAction
       'invitation.created',
       'invitation.revoked',
       'invitation.accepted',
+      'invitation.declined',
       'space_member.added',
       'space_member.role_changed',
       'space_member.removed',

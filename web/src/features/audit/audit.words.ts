@@ -32,12 +32,17 @@ export function describeEntry(entry: AuditEntry): string {
       return `${who} created a password reset link for ${target}`;
     case 'auth.password_reset':
       return `${who} reset their password with a link`;
+    case 'auth.email_verified':
+      return `${who} verified their email`;
+    case 'auth.unverified_account_claimed':
+      return `${who} signed in with single sign-on to an account whose email was unverified: its password, sessions and API keys were revoked`;
     case 'api_key.created':
       return `${who} created an API key${text('name') ? ` “${text('name')}”` : ''}`;
     case 'api_key.revoked':
       return `${who} revoked an API key`;
     case 'member.added':
-      return `${who} added ${target}${role ? ` as ${role}` : ''}`;
+      // Through an invitation the person who joins is the actor.
+      return self ? `${who} joined${role ? ` as ${role}` : ''}` : `${who} added ${target}${role ? ` as ${role}` : ''}`;
     case 'member.role_changed':
       return `${who} changed ${targetOwn} role ${change}`;
     case 'member.removed':
@@ -48,6 +53,8 @@ export function describeEntry(entry: AuditEntry): string {
       return `${who} revoked the invitation of ${email ?? 'someone'}`;
     case 'invitation.accepted':
       return `${who} accepted an invitation${role ? ` as ${role}` : ''}`;
+    case 'invitation.declined':
+      return `${who} declined an invitation${role ? ` as ${role}` : ''}`;
     case 'space_member.added':
       return `${who} gave ${subject} ${role ? `the ${role} role` : 'a role'} in ${space}`;
     case 'space_member.role_changed':

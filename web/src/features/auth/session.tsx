@@ -9,6 +9,8 @@ export interface SessionUser {
   email: string;
   name: string;
   avatarUrl: string | null;
+  /** Whether kb has verified the email (absent in older answers). */
+  emailVerified?: boolean;
 }
 
 interface SessionValue {

@@ -23,10 +23,29 @@ export interface InvitationPreview {
   accountExists: boolean;
 }
 
+/** An invitation waiting for the signed-in person (to their account, or to their verified email). */
+export interface ReceivedInvitation {
+  id: string;
+  workspace: { id: string; name: string; hostname: string };
+  email: string;
+  role: Role;
+  invitedBy: { id: string; name: string } | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
 export const invitationKeys = {
   open: (workspaceId: string) => ['invitations', workspaceId] as const,
   link: (token: string) => ['invitation-link', token] as const,
+  received: ['invitations-received'] as const,
 };
+
+export function useReceivedInvitations() {
+  return useQuery({
+    queryKey: invitationKeys.received,
+    queryFn: async () => (await data(api.GET('/api/v1/users/me/invitations'))) as ReceivedInvitation[],
+  });
+}
 
 export function useInvitations(workspaceId: string, enabled: boolean) {
   return useQuery({

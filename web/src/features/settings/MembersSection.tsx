@@ -10,7 +10,9 @@ import { FormStack } from '../../ui/FormStack';
 import { ItemTable } from '../../ui/ItemTable';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { useUser } from '../auth/session';
+import { invitationKeys } from '../invitations/invitations.queries';
 import { InviteMembers } from '../invitations/InviteMembers';
+import { ReceivedInvitations } from '../invitations/ReceivedInvitations';
 import { useWorkspace } from '../workspaces/workspace-context';
 import { workspaceKeys } from '../workspaces/workspaces.queries';
 import { ConfirmItemModal } from './ConfirmModal';
@@ -18,7 +20,7 @@ import { fieldErrorsOf, formLevelError } from './form-errors';
 import { ResetPasswordModal } from './ResetPasswordLink';
 import { type Member, ROLES, type Role, settingsKeys, shortDate, useMembers } from './settings.queries';
 
-/** Workspace members: who they are, their role (admins change it), removal, and adding someone by user id. */
+/** Workspace members: who they are, their role (admins change it), removal, inviting someone, and your own invitations. */
 export function MembersSection() {
   const workspace = useWorkspace();
   const members = useMembers(workspace.id);
@@ -48,6 +50,7 @@ export function MembersSection() {
   return (
     <Stack>
       <Title order={2}>Members</Title>
+      <ReceivedInvitations />
       <ItemTable items={members.data} error={members.error} minWidth={560} columns={['Name', 'Email', 'Role', 'Joined']} actions={isAdmin} rowKey={(m) => m.id}>
         {(m) => (
           <>
@@ -121,19 +124,34 @@ export function MembersSection() {
 
 /**
  * Adding someone who has an account by user id (there is no directory of users outside the workspace): the person
- * shares the id shown under "Your user id" in their own settings. Anyone else is invited by email (InviteMembers).
+ * shares the id shown under "Your user id" in their own settings. Nobody joins without consent: the service invites
+ * the account (they accept under "Invitations for you"), unless it may add them at once (an installation admin, or an
+ * account of the single sign-on). Anyone else is invited by email (InviteMembers).
  */
+/** What adding an account answers when it invites the account (202) rather than adding it (201, the member). */
+interface MemberInvited {
+  status: 'invited';
+  invitation: { email: string };
+}
+
 function AddMember({ onAdded }: { onAdded(): Promise<unknown> }) {
   const workspace = useWorkspace();
+  const client = useQueryClient();
   const [userId, setUserId] = useState('');
   const [role, setRole] = useState<Role>('editor');
   const add = useMutation({
     mutationFn: async () =>
-      data(api.POST('/api/v1/workspaces/{workspaceId}/members', { params: { path: { workspaceId: workspace.id } }, body: { userId: userId.trim(), role } })),
-    onSuccess: async (member) => {
-      notifications.show({ color: 'green', message: `${(member as Member).name} was added as ${role}` });
+      data<Member | MemberInvited>(
+        api.POST('/api/v1/workspaces/{workspaceId}/members', { params: { path: { workspaceId: workspace.id } }, body: { userId: userId.trim(), role } }),
+      ),
+    onSuccess: async (outcome) => {
+      const message =
+        'status' in outcome
+          ? `${outcome.invitation.email} was invited as ${role}: they join when they accept`
+          : `${outcome.name} was added as ${role}`;
+      notifications.show({ color: 'green', message });
       setUserId('');
-      await onAdded();
+      await Promise.all([onAdded(), client.invalidateQueries({ queryKey: invitationKeys.open(workspace.id) })]);
     },
   });
   const errors = fieldErrorsOf(add.error);
@@ -141,7 +159,7 @@ function AddMember({ onAdded }: { onAdded(): Promise<unknown> }) {
     <FormStack gap="xs" onSubmit={() => add.mutate()}>
       <Title order={3}>Add a member by user id</Title>
       <Text size="sm" c="dimmed">
-        Someone with an account can also be added at once: ask them for their user id (shown at the bottom of their Members settings).
+        Someone with an account can also be invited by their user id (shown at the bottom of their Members settings): they join when they accept.
       </Text>
       <Group align="flex-start" wrap="wrap">
         <TextInput label="User id" value={userId} onChange={(e) => setUserId(e.currentTarget.value)} error={errors.userId} required w={320} />

@@ -6,6 +6,7 @@ import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { FormStack } from '../../ui/FormStack';
 import { ItemTable } from '../../ui/ItemTable';
+import { EmailVerification } from '../auth/EmailVerification';
 import { useSession } from '../auth/session';
 import { ConfirmModal } from './ConfirmModal';
 import { fieldErrorsOf, formLevelError } from './form-errors';
@@ -118,6 +119,7 @@ export function SessionsSection() {
             ? 'You will be signed out of this browser.'
             : `${ending?.device ?? 'That device'} will have to sign in again.`}
       </ConfirmModal>
+      <EmailVerification />
       <ChangePassword onChanged={refresh} />
     </Stack>
   );

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { ReceivedInvitations } from '../invitations/ReceivedInvitations';
 import { paths } from './workspace-context';
 import { type WorkspaceSummary, workspaceKeys } from './workspaces.queries';
 
@@ -48,6 +49,7 @@ export function CreateWorkspaceScreen() {
           <Text c="dimmed" size="sm">
             A workspace holds your team's spaces, pages, tasks and goals.
           </Text>
+          <ReceivedInvitations />
           <TextInput
             label="Workspace name"
             value={name}
