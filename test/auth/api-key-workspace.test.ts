@@ -107,6 +107,20 @@ describe('creating and listing workspace-scoped keys', () => {
     expect(byName['alpha-bot'].lastUsedAt).toEqual(expect.any(String));
     expect(byName.everywhere).toMatchObject({ workspaceId: null, workspaceName: null, lastUsedAt: null });
   });
+
+  it("records a scoped key's creation and revocation in its workspace's audit log, an unscoped key's in neither", async () => {
+    const scoped = await keyFor(member, { name: 'short-lived', workspaceId: beta.id });
+    const loose = await keyFor(member, { name: 'loose' });
+    for (const id of [scoped.body.data.id, loose.body.data.id])
+      expect((await t.request({ method: 'DELETE', url: `/api/v1/api-keys/${id}`, token: member.token })).status).toBe(200);
+    const log = await t.request({ url: '/api/v1/audit-log', token: member.token, query: { workspaceId: beta.id, action: 'api_key.created,api_key.revoked' } });
+    expect(log.status, JSON.stringify(log.body)).toBe(200);
+    const seen = log.body.data.map((e: { action: string; target: { id: string } }) => [e.action, e.target.id]);
+    expect(seen).toEqual([
+      ['api_key.revoked', scoped.body.data.id],
+      ['api_key.created', scoped.body.data.id],
+    ]);
+  });
 });
 
 describe('a workspace-scoped key over REST', () => {

@@ -59,7 +59,7 @@ export const apiKeysRepo = {
       .where('id', '=', id)
       .where('userId', '=', userId)
       .where('revokedAt', 'is', null)
-      .returning(['id', 'keyHash'])
+      .returning(['id', 'keyHash', 'workspaceId'])
       .executeTakeFirst();
   },
 

@@ -130,7 +130,8 @@ export async function revokeApiKey(ctx: Ctx, authenticator: Authenticator, id: s
   const actor = requireSession(ctx);
   const row = await ctx.db.transaction().execute(async (trx) => {
     const revoked = await apiKeysRepo.revoke(trx, id, actor.userId, ctx.now());
-    if (revoked) await recordAudit(trx, ctx, { workspaceId: null, action: 'api_key.revoked', targetType: 'api_key', targetId: id });
+    // A key limited to a workspace is that workspace's business, as its creation was.
+    if (revoked) await recordAudit(trx, ctx, { workspaceId: revoked.workspaceId, action: 'api_key.revoked', targetType: 'api_key', targetId: id });
     return revoked;
   });
   if (!row) throw notFound('API key', id);
