@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
+import { addMember, createUser, createWorkspace, type TestUser, verifyEmail } from '../helpers/factories.js';
 import { allowPublicPages, publish, tokenOf, visit } from '../shares/helpers.js';
 import { createPage, createSpace } from '../spaces/helpers.js';
 
@@ -47,6 +47,7 @@ beforeAll(async () => {
   const signup = await t.request({ method: 'POST', url: '/api/v1/auth/signup', body: { email: SERVICE_ADMIN, password: 'correct-horse', name: 'Member' } });
   expect(signup.status).toBe(201);
   member = { id: signup.body.data.user.id, email: SERVICE_ADMIN, name: 'Member', token: signup.body.data.token };
+  await verifyEmail(t, member);
   const owner = await createUser(t, 'Owner');
   stranger = await createUser(t, 'Stranger');
   alpha = await createWorkspace(t, owner, 'Alpha');

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { addMember, createUser, createWorkspace, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import { addMember, createUser, createWorkspace, type TestUser, verifyEmail, workspaceWithRoles } from '../helpers/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -192,7 +192,7 @@ describe('bug reports: who may do what', () => {
     expect((await post('list', admin.token, { workspaceId: foreign.id })).status).toBe(403);
   });
 
-  it('service-level auto reports (no workspace) are for BUG_REPORT_ADMINS only', async () => {
+  it('service-level auto reports (no workspace) are for BUG_REPORT_ADMINS only, once kb has verified their email', async () => {
     const lonely = await createUser(t, 'Lonely'); // in no workspace
     const res = await post('auto', lonely.token, { source: 'auto:agent', errorMessage: 'agent lost its tool list' });
     expect(res.status).toBe(201);
@@ -206,6 +206,9 @@ describe('bug reports: who may do what', () => {
       body: { email: 'Root@Example.com', password: 'correct-horse', name: 'Root' },
     });
     const root = rootRes.body.data.token;
+    // Named, but nobody has proven the address yet: anyone could have signed up with it first.
+    expect((await post('get', root, { bugReportId: id })).status).toBe(403);
+    await verifyEmail(t, { ...rootRes.body.data.user, token: root });
     expect((await post('get', root, { bugReportId: id })).body.data).toMatchObject({ id, workspaceId: null, source: 'auto:agent' });
     expect((await post('list', root, {})).body.data.items.map((i: { id: string }) => i.id)).toContain(id);
     expect((await post('update', root, { bugReportId: id, status: 'triaged' })).body.data.status).toBe('triaged');

@@ -1,6 +1,7 @@
 import { type Ctx, requireActor } from '../../context.js';
 import { forbidden, notFound } from '../../errors.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
+import { isNamedVerifiedAccount } from '../users/named-accounts.js';
 import { memberScope } from '../workspaces/member-scope.js';
 import { resolveWorkspaceId } from '../workspaces/workspace-context.js';
 import { requireWorkspaceRole, workspaceIdsOf } from '../workspaces/workspaces.policy.js';
@@ -10,16 +11,14 @@ import { requireWorkspaceRole, workspaceIdsOf } from '../workspaces/workspaces.p
  * A service-level report (no workspace) is for the users named in BUG_REPORT_ADMINS only.
  */
 
-/** A user named in BUG_REPORT_ADMINS; never through a key scoped to one workspace (it acts in that workspace only). */
+/**
+ * A user named in BUG_REPORT_ADMINS whose email kb has verified; never through a key scoped to one workspace (it acts
+ * in that workspace only).
+ */
 export async function isServiceAdmin(ctx: Ctx): Promise<boolean> {
   const actor = requireActor(ctx);
   if (actor.workspaceId) return false;
-  const admins = ctx.env.config.BUG_REPORT_ADMINS.split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  if (!admins.length) return false;
-  const user = await ctx.db.selectFrom('users').select('email').where('id', '=', actor.userId).executeTakeFirst();
-  return !!user && admins.includes(user.email.toLowerCase());
+  return isNamedVerifiedAccount(ctx.db, ctx.env.config.BUG_REPORT_ADMINS, actor.userId);
 }
 
 /** Admin of the report's workspace (404 unknown workspace, 403 otherwise), or a service admin for a service-level report. */

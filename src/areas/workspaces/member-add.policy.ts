@@ -3,23 +3,14 @@ import type { Db } from '../../db/index.js';
 import { oidcSettingsOf } from '../auth/oidc.client.js';
 import { identitiesRepo } from '../auth/oidc.repo.js';
 import { allowedDomainsOf } from '../auth/oidc.service.js';
-import { usersRepo } from '../users/users.repo.js';
-
-const emailsOf = (setting: string) =>
-  setting
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
+import { isNamedVerifiedAccount } from '../users/named-accounts.js';
 
 /**
  * An admin of the whole installation: an account named in INSTALL_ADMINS whose email kb has verified (a name in a
  * setting is worth nothing if anyone can sign up with that address first).
  */
-export async function isInstallAdmin(db: Db, ctx: Pick<Ctx, 'env'>, userId: string): Promise<boolean> {
-  const admins = emailsOf(ctx.env.config.INSTALL_ADMINS);
-  if (admins.length === 0) return false;
-  const user = await usersRepo.findById(db, userId);
-  return !!user && user.emailVerifiedAt !== null && admins.includes(user.email.toLowerCase());
+export function isInstallAdmin(db: Db, ctx: Pick<Ctx, 'env'>, userId: string): Promise<boolean> {
+  return isNamedVerifiedAccount(db, ctx.env.config.INSTALL_ADMINS, userId);
 }
 
 /**
