@@ -145,6 +145,36 @@ describe('an admin adds an existing account by user id', () => {
     expect(await memberIds(admin, workspace.id)).toEqual([admin.id]);
     expect((await mine(invited)).body.data).toHaveLength(1);
   });
+
+  it('its holder answers through MCP too: invitation_list_mine, invitation_accept and invitation_decline', async () => {
+    const call = (user: TestUser, name: string, args: Record<string, unknown> = {}) =>
+      t.request({ method: 'POST', url: '/api/mcp-standard/call_tool', token: user.token, body: { name, arguments: args } });
+    const first = await team('First');
+    const second = await team('Second');
+    const agent = await createUser(t, 'Agent owner');
+    const toFirst = (await add(first.admin, first.workspace.id, agent.id, 'viewer')).body.data.invitation.id;
+    const toSecond = (await add(second.admin, second.workspace.id, agent.id)).body.data.invitation.id;
+
+    const listed = await call(agent, 'invitation_list_mine');
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.structuredContent.items.map((i: { id: string }) => i.id).sort()).toEqual([toFirst, toSecond].sort());
+    expect(listed.body.structuredContent.items).toContainEqual(
+      expect.objectContaining({ id: toFirst, role: 'viewer', workspace: expect.objectContaining({ id: first.workspace.id, name: 'First' }) }),
+    );
+    // Somebody else cannot answer the agent's invitation.
+    expectError(await call(first.admin, 'invitation_accept', { id: toFirst }), 404, 'NOT_FOUND');
+
+    const accepted = await call(agent, 'invitation_accept', { id: toFirst });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body.structuredContent).toMatchObject({ workspaceId: first.workspace.id, role: 'viewer', user: { id: agent.id } });
+    expect(await memberIds(first.admin, first.workspace.id)).toEqual([first.admin.id, agent.id]);
+
+    const declined = await call(agent, 'invitation_decline', { id: toSecond });
+    expect(declined.body.structuredContent).toEqual({ id: toSecond, deleted: true });
+    expect(await memberIds(second.admin, second.workspace.id)).toEqual([second.admin.id]);
+    expect((await call(agent, 'invitation_list_mine')).body.structuredContent).toEqual({ items: [], total: 0 });
+    expectError(await call(agent, 'invitation_accept', { id: toSecond }), 404, 'NOT_FOUND');
+  });
 });
 
 describe('an installation admin (INSTALL_ADMINS) adds at once', () => {

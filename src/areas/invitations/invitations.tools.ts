@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import { DELETE, defineTool, listOf, READ, WRITE } from '../../mcp/tool.js';
 import { WorkspaceIdParams } from '../../schema.js';
-import { InvitationCreateBody, InvitationParams } from './invitations.schema.js';
+import { acceptMyInvitation, declineMyInvitation, listMyInvitations } from './invitation-accept.service.js';
+import { InvitationCreateBody, InvitationParams, ReceivedInvitationParams } from './invitations.schema.js';
 import { createInvitation, listInvitations, revokeInvitation } from './invitations.service.js';
 
 const category = 'invitation';
@@ -34,5 +36,34 @@ export const invitationTools = [
     input: InvitationParams,
     annotations: DELETE,
     handler: (ctx, a) => revokeInvitation(ctx, a.workspaceId, a.id),
+  }),
+  defineTool({
+    name: 'invitation_list_mine',
+    title: 'List invitations waiting for you',
+    category,
+    description:
+      'The invitations the caller can answer: to their account (an admin added them by user id) and to their email once kb has verified it. Open and unexpired, newest first: `{ items: [{ id, workspace: { id, name, hostname }, email, role, invitedBy, createdAt, expiresAt }], total }`. Answer each with `invitation_accept` or `invitation_decline`.',
+    input: z.object({}),
+    annotations: READ,
+    handler: async (ctx) => listOf(await listMyInvitations(ctx)),
+  }),
+  defineTool({
+    name: 'invitation_accept',
+    title: 'Accept an invitation waiting for you',
+    category,
+    description:
+      'Accept one of `invitation_list_mine` by `id`: the caller becomes a member with its role. Returns `{ workspaceId, role, user }`. 404 for an invitation not in the caller\'s list, 410 once it expired or was withdrawn.',
+    input: ReceivedInvitationParams,
+    annotations: WRITE,
+    handler: (ctx, a) => acceptMyInvitation(ctx, a.id),
+  }),
+  defineTool({
+    name: 'invitation_decline',
+    title: 'Decline an invitation waiting for you',
+    category,
+    description: 'Decline one of `invitation_list_mine` by `id`: it closes and its link dies. Returns `{ id, deleted: true }`.',
+    input: ReceivedInvitationParams,
+    annotations: DELETE,
+    handler: (ctx, a) => declineMyInvitation(ctx, a.id),
   }),
 ];
