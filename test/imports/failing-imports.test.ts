@@ -1,0 +1,108 @@
+import { readdir } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { uploadsFolder } from '../../src/areas/imports/imports.upload.js';
+import type { TestApp } from '../helpers/app.js';
+import { createSpace } from '../spaces/helpers.js';
+import { type ImportSuite, importFile, importSuite, makeZip, postImport, readTree, waitForImport } from './helpers.js';
+
+/**
+ * An import that fails half-way (a page refused after others were already converted) ends `failed` with its reason,
+ * and nothing of it reaches the process as an unhandled error: the service keeps answering, and the worker keeps
+ * importing. Issue 29: Outline's export (a fine `a.md`, then a `b.md` refused) killed the process through the page
+ * spool's destroyed write stream, and again ~30 s after every restart when the job was retried.
+ */
+
+const suite = importSuite({ MAX_PAGE_BYTES: 100_000 });
+let t: TestApp;
+let ws: ImportSuite['ws'];
+let space: { id: string };
+
+/** Errors that reached the process unhandled while this file ran (vitest would only report them after the run). */
+const escaped: unknown[] = [];
+const record = (err: unknown) => escaped.push(err);
+
+beforeAll(async () => {
+  ({ t, ws } = suite);
+  space = await createSpace(t, ws.admin, ws.workspace.id, { name: 'Target' });
+  process.on('uncaughtException', record);
+  process.on('unhandledRejection', record);
+});
+
+afterAll(() => {
+  process.off('uncaughtException', record);
+  process.off('unhandledRejection', record);
+});
+
+afterEach(() => {
+  expect(escaped.splice(0).map((e) => String((e as Error)?.stack ?? e))).toEqual([]);
+});
+
+const target = () => ({ workspaceId: ws.workspace.id, spaceId: space.id });
+
+/** Waits until the job has removed its temporary files: what it does last, after the spool is closed. */
+async function jobSettled() {
+  const until = Date.now() + 5000;
+  for (;;) {
+    const n = await readdir(uploadsFolder(t.config.DATA_DIR)).then(
+      (f) => f.length,
+      () => 0,
+    );
+    if (n === 0 || Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  // A stream's late error comes a turn or two after its file is gone.
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+/** The service still answers: a page can be written and read back, and a good import still runs to the end. */
+async function serviceStillAnswers() {
+  const health = await t.request({ url: '/api/health' });
+  expect(health.status).toBe(200);
+  const page = await t.request({ method: 'POST', url: '/api/v1/pages', token: ws.editor.token, body: { ...target(), title: 'Still here', markdown: 'yes' } });
+  expect(page.status, JSON.stringify(page.body)).toBe(201);
+  const done = await importFile(t, ws.editor, target(), { bytes: await makeZip({ 'after.md': 'imported after the failure' }), filename: 'after.zip' });
+  expect(done.result?.pages).toBe(1);
+  for (const id of [page.body.data.id, ...done.result!.rootPageIds])
+    expect((await t.request({ method: 'DELETE', url: `/api/v1/pages/${id}`, token: ws.editor.token })).status).toBe(200);
+}
+
+async function failingImport(entries: Record<string, string>) {
+  const res = await postImport(t, ws.editor, target(), { bytes: await makeZip(entries), filename: 'export.zip' });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  const done = await waitForImport(t, ws.editor, res.body.data.id);
+  await jobSettled();
+  return done;
+}
+
+describe('imports: a failing import never takes the service down', () => {
+  it('fails an import whose second page is larger than MAX_PAGE_BYTES, naming it, and keeps serving', async () => {
+    // a.md is converted and spooled first; b.md (~160 KB as a document) is refused while a.md's line is being written.
+    const done = await failingImport({ 'a.md': '# A\n\nfine', 'b.md': '- a\n'.repeat(2_000) });
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'b.md makes a page larger than 100000 bytes (MAX_PAGE_BYTES)',
+      details: { reason: 'too_large', path: 'b.md', limit: 100_000 },
+    });
+    expect(done.result).toBeNull();
+    expect(await readTree(t, ws.editor, ws.workspace.id, space.id)).toEqual([]);
+    await serviceStillAnswers();
+  });
+
+  it("runs Outline's smallest crashing export to the end: a.md, then b.md with an empty link", async () => {
+    const done = await failingImport({ 'a.md': 'fine', 'b.md': '[link]()' });
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { path: 'b.md' } });
+    await serviceStillAnswers();
+  });
+
+  it('fails an import whose later page is refused after a full batch was spooled, and keeps serving', async () => {
+    const entries: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) entries[`p${String(i).padStart(2, '0')}.md`] = `page ${i}\n\n${'words '.repeat(200)}`;
+    entries['q-last.md'] = '- a\n'.repeat(2_000);
+    const done = await failingImport(entries);
+    expect(done.status).toBe('failed');
+    expect(done.error?.details).toMatchObject({ reason: 'too_large', path: 'q-last.md' });
+    await serviceStillAnswers();
+  });
+});
