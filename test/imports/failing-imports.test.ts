@@ -1,9 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_JOB_KIND } from '../../src/areas/imports/imports.jobs.js';
+import { importsRepo } from '../../src/areas/imports/imports.repo.js';
 import { uploadsFolder } from '../../src/areas/imports/imports.upload.js';
+import { claimNext, getJob } from '../../src/jobs/queue.js';
 import type { TestApp } from '../helpers/app.js';
 import { createSpace } from '../spaces/helpers.js';
-import { type ImportSuite, importFile, importSuite, makeZip, postImport, readTree, waitForImport } from './helpers.js';
+import { type ImportSuite, importFile, importSuite, importWorker, makeZip, postImport, readTree, waitForImport } from './helpers.js';
 
 /**
  * An import that fails half-way (a page refused after others were already converted) ends `failed` with its reason,
@@ -104,5 +107,37 @@ describe('imports: a failing import never takes the service down', () => {
     expect(done.status).toBe('failed');
     expect(done.error?.details).toMatchObject({ reason: 'too_large', path: 'q-last.md' });
     await serviceStillAnswers();
+  });
+});
+
+describe('imports: an import whose job ran out of attempts', () => {
+  it('reads failed through GET once its job’s lease expired on the last attempt, and is not run again', async () => {
+    // No worker of ours runs while the import's job is claimed by workers that die with it (the crash of issue 29).
+    await suite.worker.stop();
+    const res = await postImport(t, ws.editor, target(), { bytes: await makeZip({ 'a.md': 'never imported' }), filename: 'crashes.zip' });
+    expect(res.status).toBe(202);
+    const importId = res.body.data.id;
+    let jobId = '';
+    for (let attempt = 1; ; attempt++) {
+      const job = await claimNext(t.database.db, `crashed-${attempt}`, [IMPORT_JOB_KIND], 50);
+      expect(job?.payload.importId).toBe(importId);
+      jobId = job!.id;
+      // What the job's handler does first; then its process died.
+      await importsRepo.markRunning(t.database.db, ws.workspace.id, importId, 'markdown', new Date());
+      await new Promise((r) => setTimeout(r, 80));
+      if (job!.attempts === job!.maxAttempts) break;
+    }
+    expect((await t.request({ url: `/api/v1/imports/${importId}`, token: ws.editor.token })).body.data.status).toBe('running');
+
+    suite.worker = importWorker(t); // the restarted process
+    const done = await waitForImport(t, ws.editor, importId, 15_000);
+    expect(done.status).toBe('failed');
+    expect(done.error).toEqual({
+      code: 'INTERNAL_ERROR',
+      message: 'import failed: lease expired after the last attempt (3 of 3): the worker running it stopped before it finished',
+      details: {},
+    });
+    expect(await getJob(t.database.db, jobId)).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(await readTree(t, ws.editor, ws.workspace.id, space.id)).toEqual([]);
   });
 });
