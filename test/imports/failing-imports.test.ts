@@ -6,7 +6,7 @@ import { uploadsFolder } from '../../src/areas/imports/imports.upload.js';
 import { claimNext, getJob } from '../../src/jobs/queue.js';
 import type { TestApp } from '../helpers/app.js';
 import { createSpace } from '../spaces/helpers.js';
-import { type ImportSuite, importFile, importSuite, importWorker, makeZip, postImport, readTree, waitForImport } from './helpers.js';
+import { findPage, type ImportSuite, importFile, importSuite, importWorker, makeZip, postImport, readPage, readTree, waitForImport } from './helpers.js';
 
 /**
  * An import that fails half-way (a page refused after others were already converted) ends `failed` with its reason,
@@ -92,10 +92,19 @@ describe('imports: a failing import never takes the service down', () => {
     await serviceStillAnswers();
   });
 
-  it("runs Outline's smallest crashing export to the end: a.md, then b.md with an empty link", async () => {
-    const done = await failingImport({ 'a.md': 'fine', 'b.md': '[link]()' });
-    expect(done.status).toBe('failed');
-    expect(done.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { path: 'b.md' } });
+  it("imports Outline's smallest crashing export: a.md, then b.md with empty link destinations (the text kept)", async () => {
+    const res = await postImport(t, ws.editor, target(), {
+      bytes: await makeZip({ 'a.md': 'fine', 'b.md': '[link]() and ![]() and ![alt]() and [x](<>) and [y]( ) and [z][r]\n\n[r]: <>' }),
+      filename: 'outline.zip',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const done = await waitForImport(t, ws.editor, res.body.data.id);
+    await jobSettled();
+    expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
+    expect(done.warnings).toEqual([]);
+    const b = findPage(await readTree(t, ws.editor, ws.workspace.id, space.id), 'b');
+    expect((await readPage(t, ws.editor, b.id)).markdown).toBe('link and  and alt and x and y and z\n');
+    for (const id of done.result!.rootPageIds) await t.request({ method: 'DELETE', url: `/api/v1/pages/${id}`, token: ws.editor.token });
     await serviceStillAnswers();
   });
 
