@@ -1,4 +1,6 @@
-import { readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_JOB_KIND } from '../../src/areas/imports/imports.jobs.js';
 import { importsRepo } from '../../src/areas/imports/imports.repo.js';
@@ -148,5 +150,21 @@ describe('imports: an import whose job ran out of attempts', () => {
     });
     expect(await getJob(t.database.db, jobId)).toMatchObject({ status: 'failed', attempts: 3 });
     expect(await readTree(t, ws.editor, ws.workspace.id, space.id)).toEqual([]);
+  });
+});
+
+/** Outline's own export fixtures (see docs/imports.md for how to fetch them); skipped when the folder is absent. */
+const REAL_EXPORTS_DIR = process.env.REAL_EXPORTS_DIR ?? '.tmp/real-exports';
+const OUTLINE_MARKDOWN = ['outline-markdown.zip', 'outline-markdown-public.zip', 'Import-Export.zip'].filter((f) => existsSync(path.join(REAL_EXPORTS_DIR, f)));
+
+describe.skipIf(OUTLINE_MARKDOWN.length === 0)('imports: Outline’s real Markdown exports', () => {
+  it.each(OUTLINE_MARKDOWN)('imports %s to the end and the service keeps answering', async (name) => {
+    const bytes = await readFile(path.join(REAL_EXPORTS_DIR, name));
+    const own = await createSpace(t, ws.admin, ws.workspace.id, { name: `Outline ${name}` });
+    const done = await importFile(t, ws.editor, { workspaceId: ws.workspace.id, spaceId: own.id }, { bytes, filename: name });
+    expect(done.result!.pages).toBeGreaterThan(0);
+    await jobSettled();
+    const health = await t.request({ url: '/api/health' });
+    expect(health.status).toBe(200);
   });
 });
