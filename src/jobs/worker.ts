@@ -159,7 +159,7 @@ export class Worker {
           return job;
         });
       } catch (err) {
-        this.log.error({ err }, 'failure hook of an expired job failed; failing the job without it');
+        this.log.error({ err }, 'ending an expired job with its failure hook failed; ending it without the hook');
         try {
           ended = await endExpiredJob(db, kinds);
         } catch (again) {
