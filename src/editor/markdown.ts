@@ -4,7 +4,7 @@ import { defaultMarkdownSerializer, MarkdownParser, MarkdownSerializer, type Mar
 import { schema } from './schema.js';
 import { isNode } from './text.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
-import { type DocJson, parseDocument, readDocument } from './validate.js';
+import { type DocJson, documentError, parseDocument, readDocument } from './validate.js';
 
 /**
  * Markdown in and out (CommonMark + GFM tables, strikethrough and task lists), over `prosemirror-markdown`.
@@ -32,7 +32,8 @@ function mentionsRule(state: StateCore) {
       const href = tok.type === 'link_open' ? String(tok.attrGet('href') ?? '') : '';
       const text = children[i + 1];
       const close = children[i + 2];
-      if (href.startsWith(MENTION) && text?.type === 'text' && close?.type === 'link_close') {
+      // `mention:` with no id points nowhere: left a link, which the next rule drops (its text kept).
+      if (href.startsWith(MENTION) && href.length > MENTION.length && text?.type === 'text' && close?.type === 'link_close') {
         const mention = new state.Token('mention', '', 0);
         let id = href.slice(MENTION.length);
         try {
@@ -50,20 +51,29 @@ function mentionsRule(state: StateCore) {
   }
 }
 
+/** An empty destination (`[x]()`, `[x](<>)`, `[x]( )`, `[r]: <>`): valid CommonMark, and Outline writes it, but it points nowhere. */
+const isEmptyUrl = (url: string) => url.trim() === '';
+
 /**
  * markdown-it lets a URL through when it suits a link or an image (see `validateLink` below); here the one that
- * suits only the other kind loses its markup: a link keeps its text, an image becomes its alt text. So Markdown
- * always makes a valid document.
+ * suits only the other kind, or is empty, loses its markup: a link keeps its text, an image becomes its alt text
+ * (nothing when it has none). So Markdown always makes a valid document.
  */
 function allowedUrlsRule(state: StateCore) {
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const out: Token[] = [];
-    let droppedLinks = 0;
+    // A stack, not a count: links cannot nest in CommonMark, but each close must match its own open.
+    const links: boolean[] = [];
     for (const tok of block.children) {
-      if (tok.type === 'link_open' && !isAllowedLinkUrl(String(tok.attrGet('href') ?? ''))) droppedLinks++;
-      else if (tok.type === 'link_close' && droppedLinks > 0) droppedLinks--;
-      else if (tok.type === 'image' && !isAllowedImageUrl(String(tok.attrGet('src') ?? ''))) {
+      if (tok.type === 'link_open') {
+        const href = String(tok.attrGet('href') ?? '');
+        const kept = !isEmptyUrl(href) && isAllowedLinkUrl(href);
+        links.push(kept);
+        if (kept) out.push(tok);
+      } else if (tok.type === 'link_close') {
+        if (links.pop() !== false) out.push(tok);
+      } else if (tok.type === 'image' && (isEmptyUrl(String(tok.attrGet('src') ?? '')) || !isAllowedImageUrl(String(tok.attrGet('src') ?? '')))) {
         const alt = new state.Token('text', '', 0);
         alt.content = tok.children?.map((c) => c.content).join('') ?? '';
         if (alt.content) out.push(alt);
@@ -230,7 +240,14 @@ const parser = new MarkdownParser(schema, tokenizer, {
  * refuses, stays text). The result is checked like any content.
  */
 export function markdownToDocument(markdown: string): DocJson {
-  const doc = parser.parse(markdown);
+  let doc: PMNode;
+  try {
+    doc = parser.parse(markdown);
+  } catch (err) {
+    // The schema's attribute checks throw RangeError while the parser builds nodes: bad input, answered as such.
+    if (err instanceof RangeError) throw documentError({ path: '', reason: err.message }, 'markdown');
+    throw err;
+  }
   return parseDocument(doc.toJSON(), 'markdown').toJSON() as DocJson;
 }
 

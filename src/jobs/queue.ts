@@ -81,7 +81,9 @@ export async function enqueueRecurring(db: Db, options: { kind: string; everyMs:
 
 /**
  * Claims the next runnable job of the given kinds: a queued job whose time has come, or a running job whose
- * lease ran out (its worker died). FOR UPDATE SKIP LOCKED lets any number of workers claim concurrently, each job once.
+ * lease ran out (its worker died) with attempts left. FOR UPDATE SKIP LOCKED lets any number of workers claim
+ * concurrently, each job once. A job whose lease ran out on its last attempt is never claimed again: `endExpiredJob`
+ * fails it (a job that kills its worker would otherwise run, and kill, for ever).
  */
 export async function claimNext(db: Db, workerId: string, kinds: string[], leaseMs: number): Promise<ClaimedJob | null> {
   if (kinds.length === 0) return null;
@@ -91,12 +93,43 @@ export async function claimNext(db: Db, workerId: string, kinds: string[], lease
     where id = (
       select id from jobs
       where kind in (${sql.join(kinds)}) and not cancel_requested
-        and ((status = 'queued' and run_at <= now()) or (status = 'running' and lease_until < now()))
+        and ((status = 'queued' and run_at <= now()) or (status = 'running' and lease_until < now() and attempts < max_attempts))
       order by run_at, id
       limit 1
       for update skip locked
     )
     returning id, kind, workspace_id as "workspaceId", payload, attempts, max_attempts as "maxAttempts"`.execute(db);
+  return result.rows[0] ?? null;
+}
+
+export interface EndedJob extends ClaimedJob {
+  status: 'failed' | 'cancelled';
+  lastError: string | null;
+}
+
+/**
+ * Ends one running job of the given kinds whose lease ran out and that may not run again: on its last attempt it
+ * fails, with `lastError` saying so (and the previous attempt's error, if any); asked to cancel, it is cancelled.
+ * Null when there is none. Call it in a transaction to write what the job drives (its import's record) in the same
+ * commit: the row stays locked until then, so two workers never end the same job.
+ */
+export async function endExpiredJob(db: Db, kinds: string[]): Promise<EndedJob | null> {
+  if (kinds.length === 0) return null;
+  const result = await sql<EndedJob>`
+    update jobs set
+      status = case when cancel_requested then 'cancelled' else 'failed' end,
+      last_error = case when cancel_requested then last_error
+        else left('lease expired after the last attempt (' || attempts || ' of ' || max_attempts || '): the worker running it stopped before it finished'
+          || coalesce('; the attempt before failed with: ' || last_error, ''), 4000) end,
+      lease_until = null, finished_at = now(), updated_at = now()
+    where id = (
+      select id from jobs
+      where status = 'running' and lease_until < now() and kind in (${sql.join(kinds)}) and (attempts >= max_attempts or cancel_requested)
+      order by lease_until, id
+      limit 1
+      for update skip locked
+    )
+    returning id, kind, workspace_id as "workspaceId", payload, attempts, max_attempts as "maxAttempts", status, last_error as "lastError"`.execute(db);
   return result.rows[0] ?? null;
 }
 

@@ -2,7 +2,7 @@ import { type Config, loadConfig } from '../config.js';
 import { vacuumAndAnalyze } from '../db/upkeep.js';
 import { purgeFinishedJobs } from './queue.js';
 import type { RecurringJob } from './scheduler.js';
-import type { JobHandler } from './worker.js';
+import type { JobFailureHook, JobHandler } from './worker.js';
 import { trashJobs } from '../areas/pages/trash/trash.jobs.js';
 import { researchJobs } from '../areas/research/research.jobs.js';
 import { knowledgeJobs } from '../areas/knowledge/knowledge.jobs.js';
@@ -17,6 +17,8 @@ import { backupJobs } from '../backups/backups.jobs.js';
 /** What an area contributes to the background: handlers by job kind, and recurring jobs. */
 export interface AreaJobs {
   handlers: Record<string, JobHandler>;
+  /** By job kind: what the area does when the queue fails such a job without its handler (a lease expired on the last attempt). */
+  onFailed?: Record<string, JobFailureHook>;
   /** Recurring jobs, or a function of the settings when their period is one. */
   recurring?: RecurringJob[] | ((config: Config) => RecurringJob[]);
 }
@@ -50,14 +52,16 @@ const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs,
  */
 export function collectJobs(list: AreaJobs[] = areas, config: Config = loadConfig({})) {
   const handlers = new Map<string, JobHandler>();
+  const onFailed = new Map<string, JobFailureHook>();
   const recurring: RecurringJob[] = [];
   for (const area of list) {
     for (const [kind, handler] of Object.entries(area.handlers)) {
       if (handlers.has(kind)) throw new Error(`Two handlers for job kind ${kind}`);
       handlers.set(kind, handler);
     }
+    for (const [kind, hook] of Object.entries(area.onFailed ?? {})) onFailed.set(kind, hook);
     const own = typeof area.recurring === 'function' ? area.recurring(config) : area.recurring;
     recurring.push(...(own ?? []));
   }
-  return { handlers, recurring };
+  return { handlers, onFailed, recurring };
 }

@@ -11,8 +11,8 @@ interface Logger {
 
 /** Starts a worker (running `concurrency` jobs at once) and the recurring-job scheduler; returns how to stop both. */
 export function startBackground(db: Db, env: ServiceEnv, concurrency: number, log: Logger) {
-  const { handlers, recurring } = collectJobs(undefined, env.config);
-  const worker = new Worker({ db, env, handlers, concurrency, log });
+  const { handlers, onFailed, recurring } = collectJobs(undefined, env.config);
+  const worker = new Worker({ db, env, handlers, onFailed, concurrency, log });
   const scheduler = new Scheduler(db, recurring, (err) => log.error({ err }, 'recurring job enqueue failed'));
   worker.start();
   scheduler.start();

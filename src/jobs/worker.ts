@@ -3,7 +3,7 @@ import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { ServiceEnv } from '../context.js';
 import type { Db } from '../db/index.js';
 import { newId } from '../ids.js';
-import { type ClaimedJob, claimNext, completeJob, failJob, markCancelled, releaseJob, renewLease } from './queue.js';
+import { type ClaimedJob, claimNext, completeJob, type EndedJob, endExpiredJob, failJob, markCancelled, releaseJob, renewLease } from './queue.js';
 
 /** What a handler gets besides the job: a signal that aborts when the job is cancelled or its lease is lost. */
 export interface JobContext {
@@ -15,6 +15,13 @@ export interface JobContext {
 }
 
 export type JobHandler = (job: ClaimedJob, ctx: JobContext) => Promise<unknown>;
+
+/**
+ * Called when the queue fails a job its handler could not answer for: its lease ran out on its last attempt (the
+ * worker crashed or stopped mid-run). `ctx.db` is the transaction that fails the job, so what the job drives (an
+ * import's record) says failed in the same commit. `job.lastError` says why.
+ */
+export type JobFailureHook = (job: EndedJob, ctx: JobContext) => Promise<void>;
 
 /** A failure the handler marks as not worth retrying (bad input, a missing record). */
 export class PermanentJobError extends Error {}
@@ -28,6 +35,8 @@ export interface WorkerOptions {
   db: Db;
   env: ServiceEnv;
   handlers: Map<string, JobHandler>;
+  /** By job kind: what to do when the queue fails such a job without its handler (see `JobFailureHook`). */
+  onFailed?: Map<string, JobFailureHook>;
   /** Jobs run at once by this worker process. */
   concurrency: number;
   leaseMs?: number;
@@ -54,6 +63,7 @@ export class Worker {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly log: Logger;
+  private lastSweep = 0;
 
   constructor(private readonly options: WorkerOptions) {
     this.id = options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(-8)}`;
@@ -105,6 +115,7 @@ export class Worker {
         await Promise.race(this.active);
         continue;
       }
+      await this.sweepExpired();
       let job: ClaimedJob | null = null;
       try {
         job = await claimNext(this.options.db, this.id, kinds, this.leaseMs);
@@ -124,6 +135,41 @@ export class Worker {
       }
       const task = this.execute(job).finally(() => this.active.delete(task));
       this.active.add(task);
+    }
+  }
+
+  /**
+   * Ends the jobs whose lease ran out on their last attempt (and cancelled ones whose worker died), each with its
+   * kind's failure hook in the same transaction; at most once per lease period (5 s at most). A hook that throws is
+   * logged and the job failed without it: a job must never stay `running` for ever.
+   */
+  private async sweepExpired() {
+    if (Date.now() - this.lastSweep < Math.min(this.leaseMs, 5000)) return;
+    this.lastSweep = Date.now();
+    const { db, env } = this.options;
+    const kinds = [...this.options.handlers.keys()];
+    const jobContext = (trx: Db): JobContext => ({ db: trx, signal: new AbortController().signal, log: this.log, env });
+    for (let i = 0; i < 100 && this.running; i++) {
+      let ended: EndedJob | null = null;
+      try {
+        ended = await db.transaction().execute(async (trx) => {
+          const job = await endExpiredJob(trx, kinds);
+          const hook = job?.status === 'failed' ? this.options.onFailed?.get(job.kind) : undefined;
+          if (job && hook) await hook(job, jobContext(trx));
+          return job;
+        });
+      } catch (err) {
+        this.log.error({ err }, 'ending an expired job with its failure hook failed; ending it without the hook');
+        try {
+          ended = await endExpiredJob(db, kinds);
+        } catch (again) {
+          this.log.error({ err: again }, 'ending expired jobs failed');
+        }
+      }
+      if (!ended) return;
+      const fields = { jobId: ended.id, kind: ended.kind, attempts: ended.attempts, error: ended.lastError };
+      if (ended.status === 'failed') this.log.error(fields, 'job failed: its lease expired on its last attempt');
+      else this.log.info(fields, 'job cancelled: its lease expired');
     }
   }
 

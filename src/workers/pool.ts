@@ -1,6 +1,7 @@
 import type { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { createLogger } from '../logging.js';
 import type { CpuTaskName, CpuTaskReply, CpuTaskRequest, CpuTasks } from './cpu-tasks.js';
 
 /**
@@ -8,7 +9,7 @@ import type { CpuTaskName, CpuTaskReply, CpuTaskRequest, CpuTasks } from './cpu-
  * Created on first use, not at start; its threads exit after CPU_WORKER_IDLE_MS without work, so an idle service
  * holds no thread and no model. One pool per lane per process: the first caller's settings size it.
  */
-export type CpuPoolSettings = Pick<Config, 'CPU_WORKERS' | 'CPU_WORKER_IDLE_MS' | 'CPU_WORKER_NICE'>;
+export type CpuPoolSettings = Pick<Config, 'CPU_WORKERS' | 'CPU_WORKER_IDLE_MS' | 'CPU_WORKER_NICE'> & Partial<Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>>;
 
 /** Work someone waits for (a search's query vector, a big Markdown conversion) or work that can wait (the indexer's). */
 export type CpuPriority = 'interactive' | 'background';
@@ -29,25 +30,34 @@ function workerEntry(): string {
   return new URL(here.endsWith('.ts') ? './ts-entry.mjs' : './cpu-tasks.js', here).href;
 }
 
-function poolFor(settings: CpuPoolSettings, priority: CpuPriority): Promise<Piscina> {
+/** The lane's pool, started on first use (exported for tests; run tasks through `runCpuTask`). */
+export function poolFor(settings: CpuPoolSettings, priority: CpuPriority): Promise<Piscina> {
   let pool = pools.get(priority);
   if (!pool) {
-    pool = import('piscina').then(
-      ({ Piscina }) =>
-        new Piscina({
-          filename: workerEntry(),
-          minThreads: 0,
-          maxThreads: settings.CPU_WORKERS,
-          idleTimeout: settings.CPU_WORKER_IDLE_MS,
-          // The thread loads what it needs itself; the parent's flags (tsx's loader among them) are not its business.
-          execArgv: [],
-          workerData: { nice: priority === 'background' ? settings.CPU_WORKER_NICE : 0 },
-        }),
-    );
+    pool = import('piscina').then(({ Piscina }) => {
+      const piscina = new Piscina({
+        filename: workerEntry(),
+        minThreads: 0,
+        maxThreads: settings.CPU_WORKERS,
+        idleTimeout: settings.CPU_WORKER_IDLE_MS,
+        // The thread loads what it needs itself; the parent's flags (tsx's loader among them) are not its business.
+        execArgv: [],
+        workerData: { nice: priority === 'background' ? settings.CPU_WORKER_NICE : 0 },
+      });
+      // A thread that fails between tasks (an uncaught error there, a message it should not send) is reported as the
+      // pool's 'error' event: without a listener that event would end the whole process. Piscina replaces the thread;
+      // a task's own failure rejects its `run` as always.
+      piscina.on('error', (err: unknown) => poolLog(settings).error({ err, lane: priority }, 'CPU pool thread failed outside a task'));
+      return piscina;
+    });
     pools.set(priority, pool);
   }
   return pool;
 }
+
+let log: ReturnType<typeof createLogger> | undefined;
+const poolLog = (settings: CpuPoolSettings) =>
+  (log ??= createLogger({ LOG_LEVEL: settings.LOG_LEVEL ?? 'info', LOG_FORMAT: settings.LOG_FORMAT ?? 'json' }, 'cpu-pool'));
 
 /** Runs a task on the CPU pool and returns its value; an AppError thrown there is thrown here with its code and details. */
 export async function runCpuTask<K extends CpuTaskName>(

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { parse as parseDisposition } from 'content-disposition';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepOrphanedBlobs } from '../../src/areas/attachments/attachments.jobs.js';
-import { expireExports } from '../../src/areas/exports/exports.jobs.js';
+import { EXPORT_JOB_KIND, expireExports } from '../../src/areas/exports/exports.jobs.js';
+import { claimNext } from '../../src/jobs/queue.js';
 import { createBlobStore } from '../../src/blobs/index.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -217,6 +218,23 @@ describe('exports: the zip', () => {
     expect(done.status).toBe('failed');
     expect(done.error).toMatch(/deleted/);
     expect((await t.request({ url: `/api/v1/exports/${started.id}/download`, token: ws.editor.token })).status).toBe(409);
+  });
+
+  it('an export whose job’s lease expired on its last attempt reads failed, and is not built again', async () => {
+    await worker?.stop();
+    worker = undefined;
+    const started = await startExport(t, ws.editor, { workspaceId: ws.workspace.id, pageId: ids.Notes });
+    // Claimed by workers that died with it, each time (a process that crashes building it), until no attempt is left.
+    for (let attempt = 1; ; attempt++) {
+      const job = await claimNext(t.database.db, `crashed-${attempt}`, [EXPORT_JOB_KIND], 50);
+      expect(job?.payload.exportId).toBe(started.id);
+      await new Promise((r) => setTimeout(r, 80));
+      if (job!.attempts === job!.maxAttempts) break;
+    }
+    worker = exportWorker(t);
+    const done = await waitForExport(t, ws.editor, started.id, 10_000);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatch(/^export failed: lease expired after the last attempt \(\d of \d\): the worker running it stopped before it finished$/);
   });
 
   it('unzips cleanly with a standard reader', async () => {

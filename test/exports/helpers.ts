@@ -14,6 +14,7 @@ export function exportWorker(t: TestApp) {
     db: t.database.db,
     env,
     handlers: new Map(Object.entries(exportJobs.handlers)),
+    onFailed: new Map(Object.entries(exportJobs.onFailed ?? {})),
     concurrency: 2,
     pollMs: 20,
     leaseMs: 3000,

@@ -20,6 +20,7 @@ export function importWorker(t: TestApp) {
     db: t.database.db,
     env,
     handlers: new Map(Object.entries({ ...importJobs.handlers, ...exportJobs.handlers })),
+    onFailed: new Map(Object.entries({ ...importJobs.onFailed, ...exportJobs.onFailed })),
     concurrency: 2,
     pollMs: 20,
     leaseMs: 10_000,

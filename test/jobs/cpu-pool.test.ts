@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlToText } from '../../src/areas/research/sources/html.js';
 import { htmlToTextOffThread, OFFLOAD_MIN_BYTES } from '../../src/workers/offload.js';
-import { closeCpuPool, cpuPoolThreads, runCpuTask } from '../../src/workers/pool.js';
+import { closeCpuPool, cpuPoolThreads, poolFor, runCpuTask } from '../../src/workers/pool.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 
@@ -115,6 +115,17 @@ describe('the CPU pool', () => {
     expect(offThread.title).toBe('Deploys');
     expect(offThread.text).not.toContain('var x');
     expect(await cpuPoolThreads()).toBeGreaterThan(0);
+  });
+
+  it('survives a pool thread that fails between tasks: logged, replaced, never an unhandled error event', async () => {
+    const markdown = `# Big\n\n${'words and more words '.repeat(5000)}`;
+    const first = await runCpuTask(t.config, 'markdownToDocument', markdown);
+    const pool = await poolFor(t.config, 'interactive');
+    expect(pool.threads.length).toBeGreaterThan(0);
+    // What a thread's uncaught error outside any task looks like to the pool: its Worker's 'error' event. Piscina
+    // answers it with its own 'error' event, which without a listener would throw here and end the process.
+    expect(() => pool.threads[0].emit('error', new Error('thread failed between tasks'))).not.toThrow();
+    expect(await runCpuTask(t.config, 'markdownToDocument', markdown)).toEqual(first);
   });
 
   it('answers an error raised on a pool thread in the error shape with its code', async () => {

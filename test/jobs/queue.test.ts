@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceEnv } from '../../src/context.js';
-import { claimNext, enqueue, getJob, purgeFinishedJobs, requestCancel } from '../../src/jobs/queue.js';
-import { type JobHandler, PermanentJobError, Worker } from '../../src/jobs/worker.js';
+import { claimNext, type EndedJob, enqueue, getJob, purgeFinishedJobs, requestCancel } from '../../src/jobs/queue.js';
+import { type JobFailureHook, type JobHandler, PermanentJobError, Worker } from '../../src/jobs/worker.js';
 import { useTestDatabase } from '../helpers/app.js';
 
 const t = useTestDatabase();
@@ -169,6 +169,103 @@ describe('job queue', () => {
   it('does not run a job before its time', async () => {
     await enqueue(t.database.db, { kind: 'later', runAt: new Date(Date.now() + 60_000) });
     expect(await claimNext(t.database.db, 'w', ['later'], 1000)).toBeNull();
+  });
+});
+
+describe('a job whose worker died on its last attempt', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const mustNotRun: JobHandler = async () => {
+    throw new Error('a job past its attempts ran again');
+  };
+
+  /** A job of `kind` claimed `maxAttempts` times by workers that died (their leases of 50 ms ran out). */
+  async function exhausted(kind: string, maxAttempts: number) {
+    const id = (await enqueue(t.database.db, { kind, maxAttempts })) as string;
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      expect(await claimNext(t.database.db, `crashed-${attempt}`, [kind], 50)).toMatchObject({ id, attempts: attempt });
+      await sleep(80);
+    }
+    return id;
+  }
+
+  it('is never claimed again: it ends failed with its error, and its kind hears of it in the same transaction', async () => {
+    const id = await exhausted('crashy', 2);
+    // Issue 29: claimNext took it again (attempts 3 of 2, then 4…), and the import it drove said `running` for ever.
+    expect(await claimNext(t.database.db, 'other', ['crashy'], 1000)).toBeNull();
+    const heard: { job: EndedJob; statusInside: string | undefined }[] = [];
+    const hook: JobFailureHook = async (job, ctx) => {
+      heard.push({ job, statusInside: (await getJob(ctx.db, job.id))?.status });
+    };
+    const w = worker('crashy', mustNotRun, { leaseMs: 100, onFailed: new Map([['crashy', hook]]) });
+    w.start();
+    const failed = await waitFor(
+      () => getJob(t.database.db, id),
+      (j) => j?.status === 'failed',
+    );
+    await w.stop();
+    expect(failed).toMatchObject({ status: 'failed', attempts: 2, leaseUntil: null });
+    expect(failed?.lastError).toMatch(/^lease expired after the last attempt \(2 of 2\): the worker running it stopped before it finished$/);
+    expect(failed?.finishedAt).toBeInstanceOf(Date);
+    expect(heard).toHaveLength(1);
+    expect(heard[0].job).toMatchObject({ id, kind: 'crashy', status: 'failed', attempts: 2, maxAttempts: 2 });
+    expect(heard[0].statusInside).toBe('failed');
+  });
+
+  it('keeps the error of the attempt before, and fails the job even when its hook throws', async () => {
+    const id = (await enqueue(t.database.db, { kind: 'crashy2', maxAttempts: 2 })) as string;
+    // Its retry waits long enough (backoff from 300 ms) for this worker to stop before taking it again.
+    const w1 = worker(
+      'crashy2',
+      async () => {
+        throw new Error('disk full');
+      },
+      { baseBackoffMs: 300 },
+    );
+    w1.start();
+    await waitFor(
+      () => getJob(t.database.db, id),
+      (j) => j?.status === 'queued' && j.attempts === 1,
+    );
+    await w1.stop();
+    await waitFor(
+      () => getJob(t.database.db, id),
+      (j) => !!j && j.runAt.getTime() <= Date.now(),
+    );
+    expect(await claimNext(t.database.db, 'crashed', ['crashy2'], 50)).toMatchObject({ id, attempts: 2 });
+    await sleep(80);
+    const w2 = worker('crashy2', mustNotRun, {
+      leaseMs: 100,
+      onFailed: new Map([
+        [
+          'crashy2',
+          async () => {
+            throw new Error('hook broken');
+          },
+        ],
+      ]),
+    });
+    w2.start();
+    const failed = await waitFor(
+      () => getJob(t.database.db, id),
+      (j) => j?.status === 'failed',
+    );
+    await w2.stop();
+    expect(failed?.lastError).toBe('lease expired after the last attempt (2 of 2): the worker running it stopped before it finished; the attempt before failed with: disk full');
+  });
+
+  it('cancels a running job asked to cancel whose worker died, whatever its attempts', async () => {
+    const id = (await enqueue(t.database.db, { kind: 'crashy3', maxAttempts: 5 })) as string;
+    expect(await claimNext(t.database.db, 'crashed', ['crashy3'], 50)).toMatchObject({ id, attempts: 1 });
+    expect(await requestCancel(t.database.db, id)).toBe('running');
+    await sleep(80);
+    const w = worker('crashy3', mustNotRun, { leaseMs: 100 });
+    w.start();
+    const done = await waitFor(
+      () => getJob(t.database.db, id),
+      (j) => j?.status === 'cancelled',
+    );
+    await w.stop();
+    expect(done).toMatchObject({ status: 'cancelled', attempts: 1 });
   });
 });
 

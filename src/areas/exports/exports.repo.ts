@@ -43,6 +43,7 @@ export const exportsRepo = {
       .set({ status: final ? 'failed' : 'queued', error: error.slice(0, 2000), finishedAt: final ? now : null })
       .where('workspaceId', '=', workspaceId)
       .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running']) // never over a finished export
       .execute();
   },
 

@@ -29,7 +29,13 @@ export class ZipWriter {
   async add(path: string, source: Buffer | Readable, opts: { mtime: Date; compress?: boolean }): Promise<void> {
     const stream = Buffer.isBuffer(source) ? new PassThrough().end(source) : source;
     this.zip.addReadStreamLazy(path, { mtime: opts.mtime, compress: opts.compress ?? true }, (cb) => cb(null, stream));
-    await Promise.race([finished(stream), this.broken]);
+    try {
+      await Promise.race([finished(stream), this.broken]);
+    } catch (err) {
+      // The zip broke (or this entry did): an entry it will never read is closed here, not left holding its file.
+      if (!stream.destroyed) stream.destroy();
+      throw err;
+    }
   }
 
   /** Writes the central directory; the output ends after it. */

@@ -1,7 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { deleteBlobs } from '../../blobs/index.js';
 import { AppError } from '../../errors.js';
-import type { ClaimedJob } from '../../jobs/queue.js';
+import type { Ctx } from '../../context.js';
+import type { Db } from '../../db/index.js';
+import type { ClaimedJob, EndedJob } from '../../jobs/queue.js';
 import type { AreaJobs } from '../../jobs/registry.js';
 import { requesterCtx } from '../../jobs/requester.js';
 import { type JobContext, PermanentJobError } from '../../jobs/worker.js';
@@ -9,7 +11,7 @@ import { finishedEvent } from '../events/events.finished.js';
 import { nudgeEventDispatch } from '../events/events.jobs.js';
 import { recordEvent } from '../events/events.record.js';
 import { limitsOf, maxFileBytes } from './imports.limits.js';
-import { importsRepo } from './imports.repo.js';
+import { type ImportErrorJson, type ImportRow, importsRepo } from './imports.repo.js';
 import { runImport } from './imports.run.js';
 import { blobToTempFile, closeUpload, openUpload, removeStaleUploads } from './imports.upload.js';
 
@@ -47,12 +49,7 @@ async function runImportJob(job: ClaimedJob, jc: JobContext) {
     const error = permanent
       ? { code: err.code, message: err.message, details: err.details }
       : { code: 'INTERNAL_ERROR', message: `import failed: ${message}`, details: {} };
-    const failedForGood = await jc.db.transaction().execute(async (trx) => {
-      const [res] = await importsRepo.setFailure(trx, row.workspaceId, row.id, error, [], final, ctx.now());
-      if (!final || !Number(res?.numUpdatedRows)) return false;
-      await recordEvent(trx, ctx, finishedEvent('import', row, row.parentPageId, 'failed', { error: error.message }));
-      return true;
-    });
+    const failedForGood = await jc.db.transaction().execute((trx) => recordFailure(trx, ctx, row, error, final));
     if (failedForGood) await nudgeEventDispatch(ctx);
     if (final) await deleteBlobs(jc.env.blobs, [row.blobKey], ctx.log);
     if (permanent) throw new PermanentJobError(message);
@@ -60,6 +57,27 @@ async function runImportJob(job: ClaimedJob, jc: JobContext) {
   } finally {
     if (temp) await rm(temp, { force: true });
   }
+}
+
+/** Records a failed attempt on the import (for good when `final`, with its `import.finished` event); false when it had already finished. */
+async function recordFailure(db: Db, ctx: Ctx, row: ImportRow, error: ImportErrorJson, final: boolean): Promise<boolean> {
+  const [res] = await importsRepo.setFailure(db, row.workspaceId, row.id, error, [], final, ctx.now());
+  if (!final || !Number(res?.numUpdatedRows)) return false;
+  await recordEvent(db, ctx, finishedEvent('import', row, row.parentPageId, 'failed', { error: error.message }));
+  return true;
+}
+
+/**
+ * The queue failed an import's job without its handler: its lease ran out on the last attempt (the process running it
+ * crashed or stopped each time). The import says failed, in the transaction that fails the job, instead of `running`
+ * for ever; its upload's blob is left to the blob sweep (an import no longer queued or running holds none).
+ */
+async function importJobFailed(job: EndedJob, jc: JobContext) {
+  const row = await importsRepo.find(jc.db, String(job.payload.importId ?? ''));
+  if (!row || row.status === 'succeeded' || row.status === 'failed') return;
+  const ctx = requesterCtx(jc, row.requestedBy, 'imports');
+  const message = `import failed: ${job.lastError ?? 'its job ended without finishing'}`;
+  await recordFailure(jc.db, ctx, row, { code: 'INTERNAL_ERROR', message, details: {} }, true);
 }
 
 /** Deletes import records past their retention (and an upload blob a crash may have left), and stale temporary uploads. */
@@ -82,5 +100,6 @@ export const importJobs: AreaJobs = {
     [IMPORT_JOB_KIND]: runImportJob,
     [IMPORT_EXPIRE_JOB]: async (_job, jc) => ({ deleted: await expireImports(jc) }),
   },
+  onFailed: { [IMPORT_JOB_KIND]: importJobFailed },
   recurring: [{ kind: IMPORT_EXPIRE_JOB, everyMs: 3600_000 }],
 };
