@@ -84,6 +84,57 @@ const cellChecks = {
   align: nullable(oneOf('left', 'center', 'right')),
 };
 
+const imageChecks = {
+  src: url(isAllowedImageUrl),
+  alt: nullable(str(LIMITS.text)),
+  title: nullable(str(LIMITS.text)),
+  width: size,
+  height: size,
+};
+
+/** Elements that make their own line: an image's line of text ends at the nearest of them. */
+const BLOCK_ELEMENTS = new Set(
+  'ADDRESS ARTICLE ASIDE BLOCKQUOTE BODY DD DETAILS DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR HTML LI MAIN NAV OL P PRE SECTION SUMMARY TABLE TBODY TD TFOOT TH THEAD TR UL'.split(
+    ' ',
+  ),
+);
+
+/** Whether some text shares the image's line: its nearest block ancestor holds text outside nested blocks. */
+export function imageInLineOfText(img: HTMLElement): boolean {
+  let block: Element | null = img.parentElement;
+  while (block && !BLOCK_ELEMENTS.has(block.tagName.toUpperCase())) block = block.parentElement;
+  if (!block) return false;
+  const stack: Node[] = [...block.childNodes];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.nodeType === 3 && node.textContent?.trim()) return true;
+    if (node.nodeType === 1 && !BLOCK_ELEMENTS.has((node as Element).tagName.toUpperCase())) stack.push(...node.childNodes);
+  }
+  return false;
+}
+
+/**
+ * An image inside a line of text (an icon in a sentence, a badge after a word): inline, where `image` is a block of
+ * its own. HTML gives it an `<img>` that shares its line with text (anything else is a block `image`); Markdown an
+ * image in a paragraph or heading that has text (see markdown.ts). It adds no command or input rule: the editor's
+ * "insert image" stays the block one.
+ */
+const InlineImage = Image.extend({
+  name: 'inlineImage',
+  addCommands: () => ({}),
+  addInputRules: () => [],
+  parseHTML() {
+    return [
+      {
+        tag: this.options.allowBase64 ? 'img[src]' : 'img[src]:not([src^="data:"])',
+        // Before the block image's rule, and only for an image in a line of text (`false`: not this rule).
+        priority: 60,
+        getAttrs: (dom: HTMLElement) => (imageInLineOfText(dom) ? {} : false),
+      },
+    ];
+  },
+});
+
 export const extensions: AnyExtension[] = [
   StarterKit.configure({
     // Not in the accepted set (no Markdown syntax for it); editor-only helpers carry no schema.
@@ -120,13 +171,8 @@ export const extensions: AnyExtension[] = [
   withValidators(TableHeader, cellChecks),
   TaskList,
   withValidators(TaskItem.configure({ nested: true }), { checked: bool }),
-  withValidators(Image.configure({ inline: false, allowBase64: true }), {
-    src: url(isAllowedImageUrl),
-    alt: nullable(str(LIMITS.text)),
-    title: nullable(str(LIMITS.text)),
-    width: size,
-    height: size,
-  }),
+  withValidators(Image.configure({ inline: false, allowBase64: true }), imageChecks),
+  withValidators(InlineImage.configure({ inline: true, allowBase64: true }), imageChecks),
   withValidators(Mention, {
     id: str(LIMITS.short, /\S/, 'a non-empty id'),
     label: nullable(str(LIMITS.short)),

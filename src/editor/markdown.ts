@@ -12,7 +12,8 @@ import { type DocJson, documentError, parseDocument, readDocument } from './vali
  * Syntax choices beyond CommonMark:
  * - task lists: `- [ ] todo` / `- [x] done` (a bullet list becomes a task list when every item starts so);
  * - mentions: `[@Label](mention:<id>)`, a link with the `mention:` scheme (readable anywhere Markdown is);
- * - images are blocks: an image written inside a paragraph is lifted out after the text before it;
+ * - an image alone in its paragraph (or in one of images only) is a block image; one inside a line of text (an
+ *   icon in a sentence) stays there, an `inlineImage`; images in a heading without text move after it;
  * - tables: GFM pipe tables; the first row is the header; column alignment kept; a cell holds one line of inline
  *   content (several blocks in a cell are joined with spaces; colspan/rowspan are not expressible);
  * - raw HTML is not interpreted (kept as text).
@@ -140,8 +141,13 @@ function taskListsRule(state: StateCore) {
 }
 
 const isBlank = (t: Token) => (t.type === 'text' && t.content.trim() === '') || t.type === 'softbreak' || t.type === 'hardbreak';
+/** What makes a line of text around an image: words, code, a mention. */
+const isText = (t: Token) => (t.type === 'text' && t.content.trim() !== '') || t.type === 'code_inline' || t.type === 'mention';
 
-/** Images are block nodes here: lift them out of paragraphs (splitting the text around them) and headings. */
+/**
+ * An image in a line of text stays inline (`inline_image`); the images of a paragraph without text are blocks,
+ * lifted out of it (with any blank text around them), and those of a heading without text move after it.
+ */
 function blockImagesRule(state: StateCore) {
   const tokens = state.tokens;
   const out: Token[] = [];
@@ -155,6 +161,11 @@ function blockImagesRule(state: StateCore) {
       continue;
     }
     const children = inline.children!;
+    if (children.some(isText)) {
+      for (const c of children) if (c.type === 'image') c.type = 'inline_image';
+      out.push(open);
+      continue;
+    }
     const wrap = (segment: Token[]) => {
       if (segment.every(isBlank)) return;
       // The text around a lifted image loses the spaces that separated it from the image.
@@ -200,6 +211,12 @@ tokenizer.core.ruler.push('kb_block_images', blockImagesRule);
 
 const alignOf = (tok: Token) => /text-align:\s*(left|center|right)/.exec(String(tok.attrGet('style') ?? ''))?.[1] ?? null;
 
+const imageAttrs = (tok: Token) => ({
+  src: tok.attrGet('src'),
+  title: tok.attrGet('title') || null,
+  alt: tok.children?.map((c) => c.content).join('') || null,
+});
+
 const parser = new MarkdownParser(schema, tokenizer, {
   blockquote: { block: 'blockquote' },
   paragraph: { block: 'paragraph' },
@@ -212,14 +229,8 @@ const parser = new MarkdownParser(schema, tokenizer, {
   code_block: { block: 'codeBlock', noCloseToken: true },
   fence: { block: 'codeBlock', getAttrs: (tok) => ({ language: tok.info.trim().split(/\s+/)[0].slice(0, 64).replace(/`/g, '') || null }), noCloseToken: true },
   hr: { node: 'horizontalRule' },
-  image: {
-    node: 'image',
-    getAttrs: (tok) => ({
-      src: tok.attrGet('src'),
-      title: tok.attrGet('title') || null,
-      alt: tok.children?.map((c) => c.content).join('') || null,
-    }),
-  },
+  image: { node: 'image', getAttrs: imageAttrs },
+  inline_image: { node: 'inlineImage', getAttrs: imageAttrs },
   hardbreak: { node: 'hardBreak' },
   mention: { node: 'mention', getAttrs: (tok) => ({ id: tok.attrGet('id'), label: tok.attrGet('label') || null }) },
   table: { block: 'table' },
@@ -297,6 +308,11 @@ const table: NodeSerializer = (state, node) => {
   state.closeBlock(node);
 };
 
+function imageMarkdown(state: MarkdownSerializerState, node: PMNode): string {
+  const { src, alt, title } = node.attrs;
+  return `![${state.esc(alt ?? '')}](${String(src).replace(/[()\s]/g, (c) => encodeURIComponent(c))}${title ? ` "${title.replace(/"/g, '\\"')}"` : ''})`;
+}
+
 const serializer: MarkdownSerializer = new MarkdownSerializer(
   {
     doc: (state, node) => state.renderContent(node),
@@ -336,12 +352,10 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
     },
     hardBreak: base.hard_break,
     image: (state, node) => {
-      const { src, alt, title } = node.attrs;
-      state.write(
-        `![${state.esc(alt ?? '')}](${String(src).replace(/[()\s]/g, (c) => encodeURIComponent(c))}${title ? ` "${title.replace(/"/g, '\\"')}"` : ''})`,
-      );
+      state.write(imageMarkdown(state, node));
       state.closeBlock(node);
     },
+    inlineImage: (state, node) => state.write(imageMarkdown(state, node)),
     mention: (state, node) => {
       const label = node.attrs.label ?? node.attrs.id;
       state.write(`[@${state.esc(String(label))}](${MENTION}${encodeURIComponent(node.attrs.id)})`);

@@ -9,6 +9,7 @@ function leafText(node: PMNode): string {
     case 'mention':
       return `@${node.attrs.label ?? node.attrs.id}`;
     case 'image':
+    case 'inlineImage':
       return node.attrs.alt ?? '';
     default:
       return '';

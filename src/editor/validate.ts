@@ -85,7 +85,8 @@ function checkShape(json: unknown, path: string, depth: number): DocumentProblem
     const known = nodeType.spec.attrs ?? {};
     for (const name of Object.keys(attrs)) if (!(name in known)) return { path, reason: `unknown attribute "${name.slice(0, 100)}" on node ${type}` };
   }
-  if (type === 'image' && !(isObject(attrs) && typeof attrs.src === 'string')) return { path, reason: 'attribute "src" of image is required' };
+  if ((type === 'image' || type === 'inlineImage') && !(isObject(attrs) && typeof attrs.src === 'string'))
+    return { path, reason: `attribute "src" of ${type} is required` };
   if (type === 'mention' && !(isObject(attrs) && typeof attrs.id === 'string')) return { path, reason: 'attribute "id" of mention is required' };
   if (type === 'text') {
     if (typeof text !== 'string' || text === '') return { path, reason: 'a text node needs a non-empty string "text"' };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { htmlToDocument } from '../../src/editor/html.js';
 import { documentToMarkdown, documentToText, markdownToDocument, schema, validateDocument } from '../../src/editor/index.js';
 import { AppError } from '../../src/errors.js';
 
@@ -32,6 +33,7 @@ describe('schema', () => {
         'heading',
         'horizontalRule',
         'image',
+        'inlineImage',
         'listItem',
         'mention',
         'orderedList',
@@ -133,6 +135,7 @@ describe('Markdown', () => {
     'blockquote and rule': '> quoted\n>\n> > deeper\n\n---\n\nafter\n',
     'hard break': 'line one\\\nline two\n',
     images: '![alt text](https://example.com/a.png "Caption")\n\n![](local/b.png)\n',
+    'images in a line of text': 'Select **Settings** ![cog](icons/cog.png) → General, or [the ![](i.png) icon](https://x).\n\n## Status ![ok](ok.png)\n',
     mentions: 'Ping [@Ann Lee](mention:user-1) and [@Bob](mention:u%2F2).\n',
     tables: '| Name | Qty | Note |\n| :-- | --: | :-: |\n| apple | 3 | `x \\| y` |\n| pear | 10 | **ripe** |\n',
     escapes: '\\# not a heading\n\n1\\. not a list\n\n\\[x\\] not a task\n\n\\*not emphasis\\*\n',
@@ -161,11 +164,26 @@ describe('Markdown', () => {
     expect(strike.content[0]).toEqual(text('s', [{ type: 'strike' }]));
   });
 
-  it('lifts images out of paragraphs and headings', () => {
-    const json = markdownToDocument('before ![pic](https://x/p.png) after\n\n# Head ![h](https://x/h.png)\n') as { content: any[] };
-    expect(json.content.map((n) => n.type)).toEqual(['paragraph', 'image', 'paragraph', 'heading', 'image']);
-    expect(json.content[0]).toEqual(p(text('before')));
-    expect(json.content[2]).toEqual(p(text('after')));
+  it('keeps an image inside a line of text in that line, and makes an image without text around it a block', () => {
+    const json = markdownToDocument('before ![pic](https://x/p.png) after\n\n# Head ![h](https://x/h.png)\n\n![alone](a.png) ![too](b.png)\n') as {
+      content: any[];
+    };
+    const inline = (src: string, alt: string) => ({ type: 'inlineImage', attrs: { src, alt, title: null, width: null, height: null } });
+    expect(json.content.map((n) => n.type)).toEqual(['paragraph', 'heading', 'image', 'image']);
+    expect(json.content[0]).toEqual(p(text('before '), inline('https://x/p.png', 'pic'), text(' after')));
+    expect(json.content[1].content).toEqual([text('Head '), inline('https://x/h.png', 'h')]);
+    expect(documentToText(json)).toBe('before pic after\nHead h\nalone\ntoo');
+  });
+
+  it('reads an <img> in a line of text as an inline image, one on a line of its own as a block', () => {
+    const { doc } = htmlToDocument(
+      '<p>Click <img src="cog.png" alt="cog"> then go.</p><table><tr><td><span class="user"><img src="u.png">Mike</span></td></tr></table>' +
+        '<figure><a href="x.gif"><img src="x.gif"></a><figcaption>Cap</figcaption></figure><div>Text<div><img src="z.png"></div></div>',
+    );
+    const types = JSON.stringify(doc).match(/"type":"(inlineImage|image)"/g);
+    expect(types).toEqual(['"type":"inlineImage"', '"type":"inlineImage"', '"type":"image"', '"type":"image"']);
+    expect(documentToMarkdown(doc)).toContain('Click ![cog](cog.png) then go.');
+    expect(documentToMarkdown(doc)).toContain('| ![](u.png)Mike |');
   });
 
   it('keeps unsafe links and raw HTML as text', () => {

@@ -73,6 +73,8 @@ beforeAll(async () => {
       '',
       `![diagram](/api/v1/attachments/${attachmentId}/download)`,
       '',
+      `Click ![icon](/api/v1/attachments/${attachmentId}/download) to zoom.`,
+      '',
       'Back to [@Guide](mention:page%3A' + ids.Guide + ').',
       '',
     ].join('\n'),
@@ -165,6 +167,8 @@ describe('exports: the zip', () => {
     expect(setup).toContain('[@Linux](Setup/Install/Linux.md)');
     expect(setup).toContain('[install](Setup/Install.md)');
     expect(setup).toContain('![diagram](_attachments/diagram.png)');
+    // An image inside a line of text stays in it, its address relative too.
+    expect(setup).toContain('Click ![icon](_attachments/diagram.png) to zoom.');
     expect(setup).toContain('[@Guide](../Guide.md)');
     expect(files.get('Guide/Setup/Install/Linux.md')?.toString()).toContain('Linux text.');
     expect([...files.keys()].some((p) => p.includes('Old'))).toBe(false);
@@ -190,6 +194,7 @@ describe('exports: the zip', () => {
     expect(setup).toContain(`<meta name="kb:id" content="${ids.Setup}">`);
     expect(setup).toContain('href="Setup/Install/Linux.html"');
     expect(setup).toContain('src="_attachments/diagram.png"');
+    expect(setup).toMatch(/<p>Click <img src="_attachments\/diagram.png" alt="icon"[^>]*> to zoom.<\/p>/);
     expect(setup).toContain('href="../Guide.html"');
     expect(files.get('hidden a b.html')?.toString()).toContain('<title>.hidden/a: b?</title>');
   });

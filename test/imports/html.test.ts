@@ -6,6 +6,7 @@ import {
   type ImportView,
   importIntoNewSpace,
   importSuite,
+  makeZip,
   PNG,
   readAttachments,
   readPage,
@@ -96,5 +97,29 @@ describe('imports: one HTML file', () => {
   it('titles a page without <title> or <h1> by its file name', async () => {
     const { tree } = await importInto('Untitled file', { bytes: Buffer.from('<p>just text</p>'), filename: 'meeting-2026.html' }, 'html');
     expect(titles(tree)).toEqual(['meeting-2026']);
+  });
+});
+
+describe('imports: images inside a line of text (icons)', () => {
+  const inlineOf = (content: { content?: unknown[] }) => JSON.stringify(content).match(/"type":"(inlineImage|image)"/g) ?? [];
+
+  it('keeps an <img> in a sentence in its sentence (HTML), and an image on its own line a block', async () => {
+    const html = '<title>Saving</title><p>Press <img src="icon.png" alt="save"> to save.</p><p><img src="icon.png" alt="big"></p>';
+    const { tree } = await importInto('Icons (HTML)', { bytes: await makeZip({ 'saving.html': html, 'icon.png': PNG }), filename: 'site.zip' }, 'html');
+    const page = await readPage(t, ws.editor, tree[0].id);
+    const [icon] = await readAttachments(t, ws.editor, ws.workspace.id, tree[0].id);
+    expect(page.markdown).toBe(`Press ![save](/api/v1/attachments/${icon.id}/download) to save.\n\n![big](/api/v1/attachments/${icon.id}/download)\n`);
+    expect(page.content.content[0].type).toBe('paragraph');
+    expect(inlineOf(page.content)).toEqual(['"type":"inlineImage"', '"type":"image"']);
+  });
+
+  it('keeps an image in a sentence in its sentence (Markdown), its file an attachment', async () => {
+    const md = 'Select **Settings** ![cog](cog.png) → General.\n';
+    const { tree } = await importInto('Icons (Markdown)', { bytes: await makeZip({ 'Settings.md': md, 'cog.png': PNG }), filename: 'notes.zip' }, 'markdown');
+    const page = await readPage(t, ws.editor, tree[0].id);
+    const [cog] = await readAttachments(t, ws.editor, ws.workspace.id, tree[0].id);
+    expect(page.markdown).toBe(`Select **Settings** ![cog](/api/v1/attachments/${cog.id}/download) → General.\n`);
+    expect(page.content.content).toHaveLength(1);
+    expect(inlineOf(page.content)).toEqual(['"type":"inlineImage"']);
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -209,6 +210,37 @@ describe('imports: Notion exports in less usual shapes', () => {
     expect(done.warnings).toEqual([]);
     const notes = await readPage(t, ws.editor, at(tree, 'Q1/Q2 Plans', 'Notes').id);
     expect(notes.markdown.trim()).toBe('');
+  });
+
+  it('keeps a page’s emoji icon, and names a page whose icon is an image in a warning', async () => {
+    const page = (title: string, icon: string) =>
+      `<html><head><title>${title}</title></head><body><article class="page sans"><header><div class="page-header-icon undefined">${icon}</div>` +
+      `<h1 class="page-title">${title}</h1></header><div class="page-body"><p>About ${title}.</p></div></article></body></html>`;
+    const zip = await makeZip({
+      [`Goals ${id(9)}.html`]: page('Goals', '<span class="icon">🎯</span>'),
+      [`Logo ${id(10)}.html`]: page('Logo', '<img class="icon" src="https://example.com/logo.png"/>'),
+      [`Plain ${id(11)}.html`]: page('Plain', ''),
+    });
+    const { done, tree } = await importInto('Notion icons', zip, 'notion');
+    const goals = await readPage(t, ws.editor, at(tree, 'Goals').id);
+    expect(goals.icon).toBe('🎯');
+    expect(goals.markdown.trim()).toBe('About Goals.');
+    expect((await readPage(t, ws.editor, at(tree, 'Logo').id)).icon).toBeNull();
+    expect((await readPage(t, ws.editor, at(tree, 'Plain').id)).icon).toBeNull();
+    expect(done.warnings).toEqual([
+      {
+        path: `Logo ${id(10)}.html`,
+        message: 'the icon of the page "Logo" is an image (https://example.com/logo.png); a page\'s icon can only be an emoji, so it was not kept',
+      },
+    ]);
+  });
+
+  // Outline's test fixture of a real Notion HTML export (see docs/imports.md), when it is at hand.
+  const real = path.join(process.env.REAL_EXPORTS_DIR ?? path.join(import.meta.dirname, '../../.tmp/real-exports'), 'notion-html.zip');
+  it.skipIf(!existsSync(real))('keeps the emoji icons of a real Notion HTML export', async () => {
+    const { tree } = await importInto('Notion real icons', await readFile(real), 'notion');
+    expect((await readPage(t, ws.editor, at(tree, 'Get Started').id)).icon).toBe('😑');
+    expect((await readPage(t, ws.editor, at(tree, 'Meeting Notes').id)).icon).toBe('✏️');
   });
 
   it('says so when the export is still split in parts (a zip inside the zip)', async () => {

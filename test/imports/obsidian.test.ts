@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
@@ -15,6 +16,7 @@ import {
   titles,
   zipFolder,
 } from './helpers.js';
+import { readZipEntry } from './zip-read.js';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures/obsidian');
 
@@ -132,5 +134,56 @@ describe('imports: telling a vault from plain Markdown', () => {
     expect((await readPage(t, ws.editor, vault.tree[0].id)).markdown).toContain(`-${b.id})`);
     const plain = await importInto('Plain', await makeZip({ 'A.md': 'Write `[[B]]` for a link.', 'B.md': '```\n[[A]]\n```' }));
     expect(plain.done.detectedSource).toBe('markdown');
+  });
+});
+
+describe('imports: Obsidian comments and code', () => {
+  it('drops %%comments%% but never a %% inside a code span or a fenced or indented code block', async () => {
+    const note = [
+      'A link may not hold `# | ^ : %% [[ ]]`, so keep names plain.',
+      '',
+      'Write ``%%`` around a comment. %%a real comment, hidden%% Still here.',
+      '',
+      '```md',
+      'This is an %%inline%% comment.',
+      '%%',
+      '```',
+      '',
+      '    indented %% code [[Not a link]]',
+      '',
+      '- a list item with `%%` in code',
+      '',
+      '%%',
+      'A block comment over a `code span` and',
+      '',
+      '```',
+      'a fenced block',
+      '```',
+      '%%',
+      'The last words.',
+    ].join('\n');
+    const { tree } = await importInto('Comments', await makeZip({ '.obsidian/app.json': '{}', 'Links.md': note }));
+    const page = await readPage(t, ws.editor, findPage(tree, 'Links').id);
+    expect(page.markdown).toContain('A link may not hold `# | ^ : %% [[ ]]`, so keep names plain.');
+    expect(page.markdown).toContain('Write `%%` around a comment.  Still here.');
+    expect(page.markdown).toContain('```md\nThis is an %%inline%% comment.\n%%\n```');
+    expect(page.markdown).toContain('```\nindented %% code [[Not a link]]\n```');
+    expect(page.markdown).toContain('- a list item with `%%` in code');
+    expect(page.markdown).toContain('The last words.');
+    expect(page.markdown).not.toMatch(/a real comment|block comment|a fenced block/);
+  });
+
+  // The Obsidian help vault (see docs/imports.md): its "Internal links" page names `%%` in code near its top.
+  const vault = path.join(process.env.REAL_EXPORTS_DIR ?? path.join(import.meta.dirname, '../../.tmp/real-exports'), 'obsidian-help-en.zip');
+  it.skipIf(!existsSync(vault))('keeps the words of the real help vault’s "Internal links" page', async () => {
+    const text = (await readZipEntry(vault, 'Linking notes and files/Internal links.md')).toString('utf8');
+    const { tree } = await importInto('Help', await makeZip({ '.obsidian/app.json': '{}', 'Internal links.md': text }));
+    const page = await readPage(t, ws.editor, findPage(tree, 'Internal links').id);
+    const words = (s: string) => s.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+    const last = text.trimEnd().split('\n').pop()!;
+    expect(words(last)).toBeGreaterThan(3);
+    // Its last paragraph, far below the `%%` in code, made it.
+    expect(page.markdown).toContain(last.split(/[[`*]/)[0].trim());
+    expect(words(page.markdown)).toBeGreaterThan(0.8 * words(text));
   });
 });

@@ -183,6 +183,30 @@ describe('public shares: links and attachments', () => {
     for (const secret of [outside.id, workspace.id, editor.id, elsewhere]) expect(body).not.toContain(secret);
   });
 
+  it('rewrites images inside a line of text the same way: the share’s own to public URLs, others to their alt text', async () => {
+    const { workspace, editor, root, outside } = await tree();
+    const icon = await upload(editor, workspace.id, root.id, 'icon.png', PNG);
+    const elsewhere = await upload(editor, workspace.id, outside.id, 'other.png', PNG);
+    const inline = (id: string, alt: string | null) => ({ type: 'inlineImage', attrs: { src: `/api/v1/attachments/${id}/download`, alt } });
+    await writeContent(editor, root.id, {
+      type: 'doc',
+      content: [paragraph(text('Press '), inline(icon, 'save'), text(' then '), inline(elsewhere, 'hidden'), text(' or '), inline(elsewhere, null), text('.'))],
+    });
+    const token = tokenOf((await publish(t, editor, root.id)).body.data.url);
+    const res = await visit(t, token);
+    expect(res.status).toBe(200);
+    const [line] = res.body.data.page.content.content;
+    expect(line.content).toEqual([
+      text('Press '),
+      { type: 'inlineImage', attrs: { src: `/api/v1/public/shares/${token}/attachments/${icon}`, alt: 'save', title: null, width: null, height: null } },
+      text(' then '),
+      text('hidden'),
+      text(' or '),
+      text('.'),
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain(elsewhere);
+  });
+
   it('downloads attachments of shared pages with safe headers; others are 404', async () => {
     const { workspace, editor, root, chapter, outside, secret } = await tree();
     const inRoot = await upload(editor, workspace.id, root.id, 'a.png', PNG);

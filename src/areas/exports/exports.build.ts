@@ -146,6 +146,7 @@ async function writePages(ctx: Ctx, row: ExportRow, layout: Layout, batch: Layou
     manifest.push({
       id: placed.page.id,
       title: placed.page.title,
+      ...(placed.page.icon ? { icon: placed.page.icon } : {}),
       path: placed.path,
       parentId: placed.parentId,
       order: placed.index,

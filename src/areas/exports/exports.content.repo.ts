@@ -8,12 +8,13 @@ export interface TreePage {
   id: string;
   parentId: string | null;
   title: string;
+  icon: string | null;
   position: string;
   createdAt: Date;
   updatedAt: Date;
 }
 
-const TREE = ['p.id', 'p.parentId', 'p.title', 'p.position', 'p.createdAt', 'p.updatedAt'] as const;
+const TREE = ['p.id', 'p.parentId', 'p.title', 'p.icon', 'p.position', 'p.createdAt', 'p.updatedAt'] as const;
 
 /**
  * What an export reads: live pages (never the trash) open to the requester (a restricted subtree closed to them is
@@ -47,7 +48,7 @@ export const exportContentRepo = {
         select c.id, tree.depth + 1 from pages c join tree on c.parent_id = tree.id
         where c.workspace_id = ${workspaceId} and c.space_id = ${spaceId} and c.deleted_at is null and ${open('c.id')} and tree.depth < 100000
       )
-      select p.id, p.parent_id as "parentId", p.title, p.position, p.created_at as "createdAt", p.updated_at as "updatedAt"
+      select p.id, p.parent_id as "parentId", p.title, p.icon, p.position, p.created_at as "createdAt", p.updated_at as "updatedAt"
       from pages p join tree on tree.id = p.id
       where p.workspace_id = ${workspaceId}
       order by p.position collate "C", p.id`.execute(db);

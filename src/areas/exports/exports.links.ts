@@ -75,7 +75,7 @@ function rewriteNode(node: Json, from: string, paths: ExportPaths, titleOf: (id:
     }
   }
   const out: Json = { ...node };
-  if (node.type === 'image' && attrs) out.attrs = { ...attrs, src: rewriteUrl(attrs.src, from, paths) };
+  if ((node.type === 'image' || node.type === 'inlineImage') && attrs) out.attrs = { ...attrs, src: rewriteUrl(attrs.src, from, paths) };
   if (node.marks) out.marks = rewriteMarks(node.marks, from, paths);
   return out;
 }

@@ -1,6 +1,6 @@
 /**
  * `kb-manifest.json`, at the root of every export: what file names cannot say. The pages in tree order (each parent
- * before its children, siblings in order), with id, title, path, parent, order among siblings and the original
+ * before its children, siblings in order), with id, title, icon, path, parent, order among siblings and the original
  * position key, dates and authors, and each page's attachments with their paths and hashes; `warnings` lists what
  * could not be exported (an attachment whose bytes were missing). An import reads it to rebuild the tree exactly.
  */
@@ -9,6 +9,8 @@ export const MANIFEST_PATH = 'kb-manifest.json';
 export interface ManifestPage {
   id: string;
   title: string;
+  /** The page's icon (an emoji or icon name); left out when it has none (and in exports made before icons were kept). */
+  icon?: string;
   path: string;
   parentId: string | null;
   /** Order among its siblings in the export, from 0. */

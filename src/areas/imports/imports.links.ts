@@ -63,12 +63,17 @@ function resolveImage(node: Json, resolver: LinkResolver): Json {
   }
   if ('page' in target) {
     resolver.warn(`the image ${attrs.src} names a page, not a picture; it became a link`);
-    return {
-      type: 'paragraph',
-      content: [{ type: 'text', text: String(attrs.alt || attrs.title || 'page'), marks: [{ type: 'link', attrs: { href: target.page.url } }] }],
-    };
+    const link = { type: 'text', text: String(attrs.alt || attrs.title || 'page'), marks: [{ type: 'link', attrs: { href: target.page.url } }] };
+    // An inline image's link stays in its line (other marks of it give way to the link).
+    return node.type === 'inlineImage' ? link : { type: 'paragraph', content: [link] };
   }
   return { ...node, attrs: { ...attrs, src: target.attachmentUrl } };
+}
+
+/** An image in a line of text: its source, and its link when it has one (a linked icon). */
+function inlineImage(node: Json, resolver: LinkResolver): Json {
+  const resolved = resolveImage(node, resolver);
+  return resolved.type === 'inlineImage' ? resolveInline(resolved, resolver) : resolved;
 }
 
 /** A copy of `doc` with every reference resolved; walked with a stack, since content may nest deep. */
@@ -79,7 +84,14 @@ export function resolveReferences(doc: DocJson, resolver: LinkResolver): DocJson
     const node = stack.pop() as Json;
     if (!Array.isArray(node.content)) continue;
     node.content = (node.content as Json[]).map((child) => {
-      const copy = child.type === 'image' ? resolveImage(child, resolver) : child.type === 'text' ? resolveInline(child, resolver) : { ...child };
+      const copy =
+        child.type === 'image'
+          ? resolveImage(child, resolver)
+          : child.type === 'inlineImage'
+            ? inlineImage(child, resolver)
+            : child.type === 'text'
+              ? resolveInline(child, resolver)
+              : { ...child };
       stack.push(copy);
       return copy;
     });

@@ -121,7 +121,7 @@ export async function runImport(ctx: Ctx, row: ImportRow, files: UploadFiles, si
         };
         const doc = out?.doc ? resolveReferences(out.doc, resolver) : emptyDocument();
         const id = index.get(page.key)!.id;
-        await spool.add({ id, key: page.key, parentKey: page.parentKey, title: page.title }, checkedContent(path, doc, maxPageBytes));
+        await spool.add({ id, key: page.key, parentKey: page.parentKey, title: page.title, icon: page.icon }, checkedContent(path, doc, maxPageBytes));
       }
       await step(batch.length);
     }

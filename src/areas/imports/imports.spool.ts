@@ -11,6 +11,7 @@ export interface PageHead {
   key: string;
   parentKey: string | null;
   title: string;
+  icon?: string;
 }
 
 export interface PageContent {

@@ -19,8 +19,14 @@ import type { PageHead, PageSpool } from './imports.spool.js';
 /** Rows per INSERT: large enough to be quick, small enough to stay under the drivers' parameter limits. */
 const CHUNK = 100;
 const MAX_TITLE = 500;
+const MAX_ICON = 100;
 
 const titleOf = (title: string) => title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE) || 'Untitled';
+/** An icon as the pages API takes one (1 to 100 characters, trimmed), else none. */
+const iconOf = (icon: string | undefined) => {
+  const trimmed = icon?.trim() ?? '';
+  return trimmed && trimmed.length <= MAX_ICON ? trimmed : null;
+};
 
 /**
  * Writes the whole import in one transaction: the pages (each parent before its children, siblings keeping the
@@ -73,7 +79,7 @@ export async function writeImport(
             parentId: p.parentKey === null ? row.parentPageId : idOf(p.parentKey),
             title: titleOf(p.title),
             slug: pageSlug(titleOf(p.title)),
-            icon: null,
+            icon: iconOf(p.icon),
             content: json,
             textContent: text,
             position: position.get(id)!,

@@ -8,7 +8,7 @@ import { API_ATTACHMENT, API_PAGE, APP_PAGE, PAGE_MENTION_PREFIX } from '../expo
  *   the public reader (`/s/<token>/<pageId>`); outside, plain text with its label;
  * - any other mention (a person) becomes plain text `@label` (no user id leaves);
  * - an attachment's address (image or link): inside the share it becomes the public attachment URL; outside, a link
- *   becomes plain text and an image leaves only its alt text;
+ *   becomes plain text and an image (block or inline) leaves only its alt text;
  * - any other relative link (an address of the signed-in app) becomes plain text; `#fragment` links and links to
  *   other sites stay as they are.
  */
@@ -41,7 +41,7 @@ export function attachmentIdsIn(doc: DocJson): string[] {
   };
   walk(doc as Json, (node) => {
     const attrs = node.attrs as Json | undefined;
-    if (node.type === 'image') see(attrs?.src);
+    if (node.type === 'image' || node.type === 'inlineImage') see(attrs?.src);
     for (const mark of (node.marks as Mark[] | undefined) ?? []) if (mark.type === 'link') see(mark.attrs?.href);
   });
   return [...ids];
@@ -102,16 +102,18 @@ function mentionAsText(node: Json, scope: ShareScope): Json {
   return marks.length ? { type: 'text', text, marks } : { type: 'text', text };
 }
 
-/** One node made public (children by the caller's loop, never by recursion: content may nest deep). */
-function publicNode(node: Json, scope: ShareScope): Json {
+/** One node made public, or null to leave it out (children by the caller's loop, never by recursion: content may nest deep). */
+function publicNode(node: Json, scope: ShareScope): Json | null {
   if (node.type === 'mention') return mentionAsText(node, scope);
   const out: Json = { ...node };
   const attrs = node.attrs as Json | undefined;
-  if (node.type === 'image' && attrs) {
+  if ((node.type === 'image' || node.type === 'inlineImage') && attrs) {
     const src = typeof attrs.src === 'string' ? publicHref(attrs.src, scope) : null;
-    // An image from outside the share leaves its alt text (a paragraph is valid wherever the image block was).
-    if (src === null)
-      return typeof attrs.alt === 'string' && attrs.alt ? { type: 'paragraph', content: [{ type: 'text', text: attrs.alt }] } : { type: 'paragraph' };
+    // An image from outside the share leaves its alt text: a paragraph where the image block was (valid wherever it
+    // was), text where an inline image was (with its marks, made public).
+    const alt = typeof attrs.alt === 'string' && attrs.alt ? attrs.alt : null;
+    if (src === null && node.type === 'image') return alt ? { type: 'paragraph', content: [{ type: 'text', text: alt }] } : { type: 'paragraph' };
+    if (src === null) return alt ? publicNode({ type: 'text', text: alt, ...(node.marks ? { marks: node.marks } : {}) }, scope) : null;
     out.attrs = { ...attrs, src };
   }
   if (Array.isArray(node.marks)) {
@@ -124,15 +126,15 @@ function publicNode(node: Json, scope: ShareScope): Json {
 
 /** A copy of `doc` with every link made public or removed (see above). */
 export function publicContent(doc: DocJson, scope: ShareScope): DocJson {
-  const root = publicNode(doc as Json, scope);
+  const root = publicNode(doc as Json, scope) as Json;
   const stack: Json[] = [root];
   while (stack.length) {
     const node = stack.pop() as Json;
     if (!Array.isArray(node.content)) continue;
-    node.content = (node.content as Json[]).map((child) => {
+    node.content = (node.content as Json[]).flatMap((child) => {
       const copy = publicNode(child, scope);
-      stack.push(copy);
-      return copy;
+      if (copy) stack.push(copy);
+      return copy ? [copy] : [];
     });
   }
   return root as DocJson;

@@ -83,6 +83,7 @@ function planFromManifest(manifest: Manifest, files: ImportFiles, warn: (w: Warn
     pages.push({
       key: page.path,
       title: page.title,
+      ...(typeof page.icon === 'string' ? { icon: page.icon } : {}),
       parentKey,
       body: { path: page.path, kind },
       attachments: page.attachments.map((a) => a.path).filter((p) => files.has(p)),

@@ -33,6 +33,24 @@ export function htmlTitle(html: string): string | null {
   return title || null;
 }
 
+const HEADER_ICON = /<div\b[^>]*class="[^"]*\bpage-header-icon\b[^"]*"[^>]*>([\s\S]*?)<\/div>/i;
+const ICON_TEXT = /<span\b[^>]*class="[^"]*\bicon\b[^"]*"[^>]*>([\s\S]*?)<\/span>/i;
+const ICON_IMAGE = /<img\b[^>]*\bsrc="([^"]*)"/i;
+
+/**
+ * The page's icon from its header, read without building a DOM: an emoji (`<span class="icon">🎯</span>`), or an
+ * image (`<img class="icon" src>`: an uploaded or linked picture, or a custom emoji), which a page's icon cannot be.
+ */
+export function htmlIcon(html: string): { emoji: string } | { image: string } | null {
+  const header = HEADER_ICON.exec(html)?.[1];
+  if (header === undefined) return null;
+  const text = ICON_TEXT.exec(header)?.[1];
+  const emoji = text === undefined ? '' : decodeEntities(text.replace(/<[^>]*>/g, '')).trim();
+  if (emoji) return { emoji };
+  const image = ICON_IMAGE.exec(header)?.[1];
+  return image === undefined ? null : { image: decodeEntities(image) };
+}
+
 /** Every `href` in the order the page names them (to order the children the page links to). */
 export function htmlLinkTargets(html: string): string[] {
   return [...html.matchAll(HREF)].map((m) => decodeEntities(m[1]));

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { type DatabaseBody, parseCsv } from './notion.csv.js';
-import { htmlLinkTargets, htmlTitle } from './notion.html.js';
+import { htmlIcon, htmlLinkTargets, htmlTitle } from './notion.html.js';
 import { markdownLinkTargets, markdownTitle } from './notion.markdown.js';
 import { childFolderOf, notionIdAlias, notionName } from './notion.names.js';
 import { folderOf, relativeTarget } from './paths.js';
@@ -23,6 +23,8 @@ import type { ImportFiles, ImportPlan, PlannedPage, Warning } from './source.js'
 
 /** Page files larger than this are not read while planning: named after their file, their links not used to order. */
 const READ_LIMIT = 8 * 1024 * 1024;
+/** The longest icon a page takes (as the pages API's `icon`). */
+const MAX_ICON = 100;
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 interface Entry {
@@ -44,14 +46,25 @@ async function readable(files: ImportFiles, path: string): Promise<string | null
   return files.size(path) <= READ_LIMIT ? files.text(path) : null;
 }
 
-async function pageEntry(files: ImportFiles, path: string): Promise<Entry> {
+/** Page icons are emoji: one of those is kept; a picture (uploaded, linked, a custom emoji) is named in a warning. */
+function pageIcon(html: string, path: string, title: string, warn: (w: Warning) => void): string | undefined {
+  const icon = htmlIcon(html);
+  if (!icon) return undefined;
+  if ('emoji' in icon && icon.emoji.length <= MAX_ICON) return icon.emoji;
+  const what = 'image' in icon ? `an image (${icon.image.slice(0, 200)})` : 'too long';
+  warn({ path, message: `the icon of the page "${title}" is ${what}; a page's icon can only be an emoji, so it was not kept` });
+  return undefined;
+}
+
+async function pageEntry(files: ImportFiles, path: string, warn: (w: Warning) => void): Promise<Entry> {
   const name = notionName(path);
   const folder = childFolderOf(path);
   const text = await readable(files, path);
   const html = name.kind === 'html';
   const title = (text !== null && (html ? htmlTitle(text) : markdownTitle(text))) || name.title;
   const aliases = [folder, `${folder}/`, ...(name.id ? [notionIdAlias(name.id)] : [])];
-  const e = entry(path, title, { body: { path, kind: html ? 'notion-html' : 'notion-md' }, aliases });
+  const icon = html && text !== null ? pageIcon(text, path, title, warn) : undefined;
+  const e = entry(path, title, { body: { path, kind: html ? 'notion-html' : 'notion-md' }, aliases, ...(icon ? { icon } : {}) });
   e.links = text === null ? [] : (html ? htmlLinkTargets(text) : markdownLinkTargets(text)).map((ref) => relativeTarget(path, ref) ?? '');
   return e;
 }
@@ -114,7 +127,7 @@ export async function planNotion(files: ImportFiles, warn: (w: Warning) => void)
     all.push(e);
     if (!owners.has(folder)) owners.set(folder, e);
   };
-  for (const path of files.paths.filter((p) => PAGE_FILE.test(p))) add(await pageEntry(files, path), childFolderOf(path));
+  for (const path of files.paths.filter((p) => PAGE_FILE.test(p))) add(await pageEntry(files, path, warn), childFolderOf(path));
 
   const databases = new Map<string, string[]>();
   const others: string[] = [];

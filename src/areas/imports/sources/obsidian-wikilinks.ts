@@ -1,3 +1,5 @@
+import MarkdownIt from 'markdown-it';
+
 /**
  * Obsidian's own Markdown made plain, before the shared Markdown parser reads it:
  * - `[[Note]]`, `[[Note|label]]`, `[[Note#Heading]]`, `[[#Heading]]`, `[[Note#^block]]` become Markdown links whose
@@ -9,13 +11,13 @@
  *   cannot show another page or a file inline;
  * - a callout's `> [!note] Title` line becomes a bold title line of the quote;
  * - `%%comments%%` are dropped, as Obsidian never shows them.
- * Code blocks and code spans are left alone (a `[[` in code is code).
+ * Code blocks (fenced or indented) and code spans are left alone: a `[[` or `%%` in code is code, as markdown-it
+ * reads the note (`runsOf`).
  */
 
 const IMAGE = /\.(png|jpe?g|gif|webp|avif|bmp|svg)$/i;
 const NOTE = /\.md$/i;
 const WIKILINK = /(!?)\[\[([^[\]\n]+?)\]\]/g;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const CALLOUT = /^(\s*>\s*)\[!([\w-]+)\][+-]?[ \t]*(.*)$/;
 /** `|300` or `|300x200`: an embed's size, not its text. */
 const SIZE = /^\d+(x\d+)?$/;
@@ -58,71 +60,105 @@ interface Rewrite {
   warnings: Set<string>;
   /** Wikilinks seen, outside code. */
   links: number;
-  /** Inside a `%%comment%%` that began on an earlier line. */
+  /** Inside a `%%comment%%` (which may run over several lines and blocks). */
   inComment: boolean;
 }
 
-/** The line without Obsidian's `%%comments%%`, which Obsidian never shows (they may run over several lines). */
-function withoutComments(line: string, state: Rewrite): string {
+/** Code blocks and code spans found by markdown-it as the page is later read (same preset, HTML off). */
+const blocks = new MarkdownIt('default', { html: false, linkify: false, typographer: false });
+
+/**
+ * The note's lines in runs read together: a code block's lines (fenced or indented, in lists and quotes too) are
+ * code; the lines of one paragraph, heading or list item's text are one run (a code span may cross their line
+ * breaks); every other line is a run of its own.
+ */
+function runsOf(markdown: string, lineCount: number): { from: number; to: number; code: boolean }[] {
+  const runOf: ({ from: number; to: number; code: boolean } | undefined)[] = new Array(lineCount);
+  for (const token of blocks.parse(markdown, {})) {
+    if (!token.map) continue;
+    const code = token.type === 'fence' || token.type === 'code_block';
+    if (!code && token.type !== 'inline') continue;
+    const [from, to] = token.map;
+    const run = { from, to: Math.min(to, lineCount), code };
+    for (let i = from; i < run.to; i++) runOf[i] ??= run;
+  }
+  const runs: { from: number; to: number; code: boolean }[] = [];
+  for (let i = 0; i < lineCount; ) {
+    const run = runOf[i] && runOf[i]!.from === i ? runOf[i]! : { from: i, to: i + 1, code: false };
+    runs.push(run);
+    i = Math.max(run.to, i + 1);
+  }
+  return runs;
+}
+
+/** Text outside code: `%%comments%%` dropped (the state carries over to the next text), wikilinks rewritten. */
+function rewriteText(text: string, state: Rewrite): string {
   let out = '';
   let at = 0;
   for (;;) {
-    const mark = line.indexOf('%%', at);
-    if (mark < 0) return state.inComment ? out : out + line.slice(at);
-    if (!state.inComment) out += line.slice(at, mark);
+    const mark = text.indexOf('%%', at);
+    const part = text.slice(at, mark < 0 ? undefined : mark);
+    if (!state.inComment)
+      out += part.replace(WIKILINK, (_, bang: string, inner: string) => {
+        state.links++;
+        return wikilinkToMarkdown(bang === '!', inner, state.warnings);
+      });
+    if (mark < 0) return out;
     state.inComment = !state.inComment;
     at = mark + 2;
   }
 }
 
-/** One line outside code blocks: wikilinks rewritten outside its code spans. */
-function rewriteLine(line: string, state: Rewrite): string {
-  const callout = CALLOUT.exec(line);
-  if (callout) {
-    const [, quote, kind, title] = callout;
-    // Its own paragraph of the quote (an empty quote line after it), not run into the first line of its text.
-    line = `${quote}**${title.trim() || kind[0].toUpperCase() + kind.slice(1).toLowerCase()}**\n${quote.trimEnd()}`;
-  }
+/**
+ * A run of text lines: its code spans (CommonMark's: a run of backticks up to the next run of as many, not
+ * escaped by a backslash) kept as written, the rest rewritten; all of it dropped inside a comment.
+ */
+function rewriteRun(text: string, state: Rewrite): string {
   let out = '';
-  let at = 0;
-  while (at < line.length) {
-    const tick = line.indexOf('`', at);
-    const text = tick < 0 ? line.slice(at) : line.slice(at, tick);
-    out += text.replace(WIKILINK, (_, bang: string, inner: string) => {
-      state.links++;
-      return wikilinkToMarkdown(bang === '!', inner, state.warnings);
-    });
-    if (tick < 0) break;
-    // A code span runs to the next run of as many backticks; without one the backticks are literal.
-    const run = /^`+/.exec(line.slice(tick))![0];
+  let plain = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') {
+      i++;
+      continue;
+    }
+    if (text[i] !== '`') continue;
+    const run = /^`+/.exec(text.slice(i))![0];
     const close = new RegExp(`(?<!\`)${run}(?!\`)`, 'g');
-    close.lastIndex = tick + run.length;
-    const end = close.exec(line);
-    const stop = end ? end.index + run.length : tick + run.length;
-    out += line.slice(tick, stop);
-    at = stop;
+    close.lastIndex = i + run.length;
+    const end = close.exec(text);
+    if (!end) {
+      i += run.length - 1;
+      continue;
+    }
+    out += rewriteText(text.slice(plain, i), state);
+    const stop = end.index + run.length;
+    if (!state.inComment) out += text.slice(i, stop);
+    plain = stop;
+    i = stop - 1;
   }
-  return out;
+  return out + rewriteText(text.slice(plain), state);
+}
+
+/** A callout's `> [!note] Title` line as a bold title line of its quote. */
+function rewriteCallout(line: string): string {
+  const callout = CALLOUT.exec(line);
+  if (!callout) return line;
+  const [, quote, kind, title] = callout;
+  // Its own paragraph of the quote (an empty quote line after it), not run into the first line of its text.
+  return `${quote}**${title.trim() || kind[0].toUpperCase() + kind.slice(1).toLowerCase()}**\n${quote.trimEnd()}`;
 }
 
 export function rewriteObsidianMarkdown(markdown: string): { markdown: string; warnings: string[]; links: number } {
   const state: Rewrite = { warnings: new Set(), links: 0, inComment: false };
   const lines = markdown.split('\n');
-  let fence: string | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    if (!fence && (state.inComment || lines[i].includes('%%'))) lines[i] = withoutComments(lines[i], state);
-    const opener = FENCE.exec(lines[i])?.[1];
-    if (fence) {
-      if (opener && opener[0] === fence[0] && opener.length >= fence.length && lines[i].trim() === opener) fence = null;
-      continue;
-    }
-    if (opener) {
-      fence = opener;
-      continue;
-    }
-    lines[i] = rewriteLine(lines[i], state);
+  const out: string[] = [];
+  for (const run of runsOf(markdown, lines.length)) {
+    const text = lines.slice(run.from, run.to).join('\n');
+    // Code is code (a `%%` or `[[` in it too), unless a comment around it hides it.
+    if (run.code) out.push(state.inComment ? '' : text);
+    else out.push(rewriteRun(text, state).split('\n').map(rewriteCallout).join('\n'));
   }
-  return { markdown: lines.join('\n'), warnings: [...state.warnings], links: state.links };
+  return { markdown: out.join('\n'), warnings: [...state.warnings], links: state.links };
 }
 
 /** Whether a note has a wikilink outside code: what tells a vault without its `.obsidian/` folder from plain Markdown. */

@@ -45,6 +45,8 @@ export interface PlannedPage {
   parentKey: string | null;
   /** null: a page without content (a folder that has no page of its own). */
   body: PageBody | null;
+  /** The page's icon (an emoji), when the export gives it one. */
+  icon?: string;
   /** Other paths that mean this page when a link names them (its folder, a Notion `.html` twin…). */
   aliases?: string[];
   /** Files that belong to this page whether or not its content names them (kb's manifest lists them). */
