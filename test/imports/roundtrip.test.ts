@@ -251,4 +251,14 @@ describe('imports: kb → zip → kb, what could fall out', () => {
     expect(before.contents[0].content).toEqual(content);
     expect(after).toEqual(before);
   });
+
+  it.each(FORMATS_AND_SOURCES)('a %s export read as %s keeps the order of sibling pages (not alphabetical)', async (format, source) => {
+    const { before, after } = await roundTrip('Order', format, source, [
+      { title: 'Zulu', children: [{ title: 'Yankee' }, { title: 'Bravo' }, { title: 'Xray' }] },
+      { title: 'Alpha' },
+      { title: 'Mike' },
+    ]);
+    expect(before.titles).toEqual(['Zulu', ['Yankee', 'Bravo', 'Xray'], 'Alpha', 'Mike']);
+    expect(after).toEqual(before);
+  });
 });
