@@ -261,4 +261,17 @@ describe('imports: kb → zip → kb, what could fall out', () => {
     expect(before.titles).toEqual(['Zulu', ['Yankee', 'Bravo', 'Xray'], 'Alpha', 'Mike']);
     expect(after).toEqual(before);
   });
+
+  it.each(FORMATS_AND_SOURCES)('a %s export read as %s keeps runs of spaces, in code and in text', async (format, source) => {
+    const content = {
+      type: 'doc',
+      content: [
+        para(text('Example: '), text('"  hi  ".trim()', [{ type: 'code' }]), text(' returns "hi".')),
+        para(text('Multiple     adjacent   spaces, and two  before a '), text('link', [{ type: 'link', attrs: { href: 'https://example.com', target: '_blank', rel: 'noopener noreferrer nofollow', class: null, title: null } }]), text('.')),
+      ],
+    };
+    const { before, after } = await roundTrip('Spaces', format, source, [{ title: 'Spaces', content }]);
+    expect(before.contents[0].content).toEqual(content);
+    expect(after).toEqual(before);
+  });
 });

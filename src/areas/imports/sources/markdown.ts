@@ -51,8 +51,9 @@ function convertPlainMarkdown(text: string): Converted {
   return converted;
 }
 
+/** kb's own HTML page (its export's): the text exactly as kb wrote it, runs of spaces included. */
 export function convertHtml(text: string): Converted {
-  const { doc, dropped } = htmlToDocument(text);
+  const { doc, dropped } = htmlToDocument(text, { preserveWhitespace: true });
   return { doc, warnings: dropped };
 }
 
