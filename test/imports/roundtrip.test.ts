@@ -179,7 +179,12 @@ describe('imports: kb → zip → kb', () => {
 });
 
 /** A space of `pages` (title → content; children under `children`) made in the order given, exported as `format` and imported back with `source`. */
-async function roundTrip(name: string, format: string, source: string, pages: { title: string; content?: unknown; children?: { title: string; content?: unknown }[] }[]) {
+async function roundTrip(
+  name: string,
+  format: string,
+  source: string,
+  pages: { title: string; content?: unknown; children?: { title: string; content?: unknown }[] }[],
+) {
   const from = await createSpace(t, ws.admin, ws.workspace.id, { name: `${name} ${format} as ${source}` });
   const to = await createSpace(t, ws.admin, ws.workspace.id, { name: `${name} ${format} as ${source} copy` });
   const at = { workspaceId: ws.workspace.id, spaceId: from.id };
@@ -267,7 +272,13 @@ describe('imports: kb → zip → kb, what could fall out', () => {
       type: 'doc',
       content: [
         para(text('Example: '), text('"  hi  ".trim()', [{ type: 'code' }]), text(' returns "hi".')),
-        para(text('Multiple     adjacent   spaces, and two  before a '), text('link', [{ type: 'link', attrs: { href: 'https://example.com', target: '_blank', rel: 'noopener noreferrer nofollow', class: null, title: null } }]), text('.')),
+        para(
+          text('Multiple     adjacent   spaces, and two  before a '),
+          text('link', [
+            { type: 'link', attrs: { href: 'https://example.com', target: '_blank', rel: 'noopener noreferrer nofollow', class: null, title: null } },
+          ]),
+          text('.'),
+        ),
       ],
     };
     const { before, after } = await roundTrip('Spaces', format, source, [{ title: 'Spaces', content }]);
