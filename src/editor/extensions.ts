@@ -21,18 +21,29 @@ function fail(message: string): never {
   throw new RangeError(message);
 }
 
-const nullable =
-  (check: Check): Check =>
-  (v) => {
+/**
+ * Checks of text attributes. Tiptap reads an attribute without a `parseHTML` of its own from HTML through
+ * `fromString`, which makes `alt="250"` the number 250 (and `"true"` a boolean) and so a document no check lets
+ * through: these are read as written instead.
+ */
+const textual = new WeakSet<Check>();
+
+const nullable = (check: Check): Check => {
+  const out: Check = (v) => {
     if (v !== null) check(v);
   };
-const str =
-  (max: number, pattern?: RegExp, what = 'a string'): Check =>
-  (v) => {
+  if (textual.has(check)) textual.add(out);
+  return out;
+};
+const str = (max: number, pattern?: RegExp, what = 'a string'): Check => {
+  const check: Check = (v) => {
     if (typeof v !== 'string') fail(`must be ${what}`);
     if (v.length > max) fail(`must be at most ${max} characters`);
     if (pattern && !pattern.test(v)) fail(`must be ${what}`);
   };
+  textual.add(check);
+  return check;
+};
 const int =
   (min: number, max: number): Check =>
   (v) => {
@@ -62,13 +73,17 @@ const url =
     if (!allowed(v)) fail('uses a URL scheme that is not allowed');
   };
 
-/** Merges a `validate` into the parent's attribute definitions. */
+/** Merges a `validate` into the parent's attribute definitions (and reads a text attribute from HTML as text). */
 function withValidators<T extends { extend: (config: any) => any }>(ext: T, checks: Record<string, Check>): T {
   return ext.extend({
-    addAttributes(this: { parent?: () => Record<string, object> }) {
+    addAttributes(this: { parent?: () => Record<string, { parseHTML?: unknown }> }) {
       const parent = this.parent?.() ?? {};
       const out: Record<string, object> = { ...parent };
-      for (const [name, validate] of Object.entries(checks)) out[name] = { ...(parent[name] ?? { default: null }), validate };
+      for (const [name, validate] of Object.entries(checks)) {
+        const own = parent[name] ?? { default: null };
+        const asText = textual.has(validate) && !own.parseHTML ? { parseHTML: (element: HTMLElement) => element.getAttribute(name) } : {};
+        out[name] = { ...own, ...asText, validate };
+      }
       return out;
     },
   });

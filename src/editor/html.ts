@@ -59,8 +59,16 @@ export function withHtmlDocument<T>(html: string, fn: (document: Document) => T)
   }
 }
 
+export interface HtmlOptions {
+  /**
+   * Keep runs of spaces as written (newlines become spaces) rather than collapse them as a browser shows them: for
+   * HTML that kb wrote itself, whose text is the document's text exactly (`"  hi  "` in code, two spaces in a sentence).
+   */
+  preserveWhitespace?: boolean;
+}
+
 /** Converts the element `root` (a document's body, or a part of it a source picked) to a document. */
-export function elementToDocument(root: Element): HtmlConversion {
+export function elementToDocument(root: Element, options: HtmlOptions = {}): HtmlConversion {
   const dropped = new Set<string>();
   for (const el of root.querySelectorAll(QUIET.join(','))) el.remove();
   for (const el of root.querySelectorAll(UNSUPPORTED.join(','))) {
@@ -82,11 +90,11 @@ export function elementToDocument(root: Element): HtmlConversion {
     }
   }
   parser ??= PMDOMParser.fromSchema(schema);
-  const doc = parser.parse(root as unknown as Node).toJSON() as DocJson;
+  const doc = parser.parse(root as unknown as Node, { preserveWhitespace: options.preserveWhitespace ?? false }).toJSON() as DocJson;
   return { doc, dropped: [...dropped] };
 }
 
 /** A whole HTML file (or fragment) as a document, from its `<body>`. */
-export function htmlToDocument(html: string): HtmlConversion {
-  return withHtmlDocument(html, (document) => elementToDocument(document.body));
+export function htmlToDocument(html: string, options: HtmlOptions = {}): HtmlConversion {
+  return withHtmlDocument(html, (document) => elementToDocument(document.body, options));
 }

@@ -16,7 +16,10 @@ import { type DocJson, documentError, parseDocument, readDocument } from './vali
  *   icon in a sentence) stays there, an `inlineImage`; images in a heading without text move after it;
  * - tables: GFM pipe tables; the first row is the header; column alignment kept; a cell holds one line of inline
  *   content (several blocks in a cell are joined with spaces; colspan/rowspan are not expressible);
- * - raw HTML is not interpreted (kept as text).
+ * - raw HTML is not interpreted (kept as text);
+ * - a paragraph that is a lone `\\` is an empty paragraph (Outline writes empty paragraphs so). The writer uses it
+ *   where an empty paragraph carries structure: the empty first paragraph of a list item with more blocks after it
+ *   (`- ` followed by a blank line would end the item, and its blocks would fall out of the list).
  */
 
 const MENTION = 'mention:';
@@ -140,6 +143,18 @@ function taskListsRule(state: StateCore) {
   }
 }
 
+/** A paragraph that is only `\` is an empty paragraph (see above). */
+function emptyParagraphsRule(state: StateCore) {
+  const tokens = state.tokens;
+  for (let i = 1; i < tokens.length - 1; i++) {
+    const inline = tokens[i];
+    if (inline.type === 'inline' && tokens[i - 1].type === 'paragraph_open' && inline.content.trim() === '\\') {
+      inline.content = '';
+      inline.children = [];
+    }
+  }
+}
+
 const isBlank = (t: Token) => (t.type === 'text' && t.content.trim() === '') || t.type === 'softbreak' || t.type === 'hardbreak';
 /** What makes a line of text around an image: words, code, a mention. */
 const isText = (t: Token) => (t.type === 'text' && t.content.trim() !== '') || t.type === 'code_inline' || t.type === 'mention';
@@ -208,6 +223,7 @@ tokenizer.core.ruler.push('kb_allowed_urls', allowedUrlsRule);
 tokenizer.core.ruler.push('kb_table_cells', tableCellsRule);
 tokenizer.core.ruler.push('kb_task_lists', taskListsRule);
 tokenizer.core.ruler.push('kb_block_images', blockImagesRule);
+tokenizer.core.ruler.push('kb_empty_paragraphs', emptyParagraphsRule);
 
 const alignOf = (tok: Token) => /text-align:\s*(left|center|right)/.exec(String(tok.attrGet('style') ?? ''))?.[1] ?? null;
 
@@ -268,6 +284,7 @@ const base = defaultMarkdownSerializer.nodes;
 type NodeSerializer = (state: MarkdownSerializerState, node: PMNode, parent: PMNode, index: number) => void;
 
 const LISTS = new Set(['bulletList', 'taskList']);
+const LIST_TYPES = new Set(['bulletList', 'taskList', 'orderedList']);
 /** Adjacent bullet-style lists would merge in Markdown; alternate their markers (`-`, `*`) to keep them apart. */
 function bulletFor(parent: PMNode, index: number): string {
   let n = 0;
@@ -345,7 +362,14 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
         return state.repeat(' ', width - n.length) + n + sep + ' ';
       });
     },
-    listItem: (state, node) => state.renderContent(node),
+    listItem: (state, node) => {
+      // `- ` then a blank line would end the item: an empty first paragraph with blocks after it is written as `\`
+      // (a nested list can follow `- ` directly).
+      const first = node.firstChild;
+      const next = node.childCount > 1 ? node.child(1) : null;
+      if (first?.type.name === 'paragraph' && first.childCount === 0 && next && !LIST_TYPES.has(next.type.name)) state.write('\\');
+      state.renderContent(node);
+    },
     taskItem: (state, node) => {
       state.write(node.attrs.checked ? '[x] ' : '[ ] ');
       state.renderContent(node);

@@ -138,6 +138,8 @@ describe('Markdown', () => {
     'images in a line of text': 'Select **Settings** ![cog](icons/cog.png) → General, or [the ![](i.png) icon](https://x).\n\n## Status ![ok](ok.png)\n',
     mentions: 'Ping [@Ann Lee](mention:user-1) and [@Bob](mention:u%2F2).\n',
     tables: '| Name | Qty | Note |\n| :-- | --: | :-: |\n| apple | 3 | `x \\| y` |\n| pear | 10 | **ripe** |\n',
+    'list items whose first paragraph is empty':
+      '- \\\n\n  ![icon](https://x/i.png)\n\n  **Sort** files\n- \n  - nested\n\n1. \\\n\n   second paragraph\n2. b\n',
     escapes: '\\# not a heading\n\n1\\. not a list\n\n\\[x\\] not a task\n\n\\*not emphasis\\*\n',
   };
 

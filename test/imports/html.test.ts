@@ -98,6 +98,18 @@ describe('imports: one HTML file', () => {
     const { tree } = await importInto('Untitled file', { bytes: Buffer.from('<p>just text</p>'), filename: 'meeting-2026.html' }, 'html');
     expect(titles(tree)).toEqual(['meeting-2026']);
   });
+
+  it('keeps numeric alt texts and titles as text (alt="250" is not the number 250, which no page may hold)', async () => {
+    // Obsidian writes an image's width as its alt text (`![250](…)`), so a kb HTML export of an imported vault holds it.
+    const html = '<p><img src="https://example.com/a.png" alt="250" title="2024"></p><p><a href="https://example.com" title="1.5" rel="3">link</a></p>';
+    const { done, tree } = await importInto('Numbers', { bytes: Buffer.from(html), filename: 'numbers.html' }, 'html');
+    expect(done.status).toBe('succeeded');
+    const page = await readPage(t, ws.editor, tree[0].id);
+    const blocks = page.content.content as { type: string; attrs?: unknown; content?: { marks?: unknown[] }[] }[];
+    expect(blocks.find((b) => b.type === 'image')).toMatchObject({ attrs: { alt: '250', title: '2024' } });
+    const link = blocks.find((b) => b.content?.[0]?.marks)?.content?.[0].marks?.[0];
+    expect(link).toMatchObject({ type: 'link', attrs: { title: '1.5', rel: '3' } });
+  });
 });
 
 describe('imports: images inside a line of text (icons)', () => {

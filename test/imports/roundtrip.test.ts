@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { exportAndUnzip } from '../exports/helpers.js';
 import type { TestApp } from '../helpers/app.js';
 import { createSpace } from '../spaces/helpers.js';
-import { type ImportSuite, importFile, importSuite, makeZip, PNG, readAttachments, readTree, type TreeNode } from './helpers.js';
+import { type ImportSuite, importFile, importSuite, makeZip, PNG, readAttachments, readPage, readTree, type TreeNode, titles } from './helpers.js';
 
 /**
  * The round trip the issue asks for, on a small space: export it as Markdown, import the zip into another space, and
@@ -175,5 +175,114 @@ describe('imports: kb → zip → kb', () => {
     const after = await snapshot(await readTree(t, ws.editor, ws.workspace.id, to.id), to.slug);
     expect(Object.keys(after)).toEqual(Object.keys(before));
     for (const key of Object.keys(before)) expect(after[key], key).toEqual(before[key]);
+  });
+});
+
+/** A space of `pages` (title → content; children under `children`) made in the order given, exported as `format` and imported back with `source`. */
+async function roundTrip(
+  name: string,
+  format: string,
+  source: string,
+  pages: { title: string; content?: unknown; children?: { title: string; content?: unknown }[] }[],
+) {
+  const from = await createSpace(t, ws.admin, ws.workspace.id, { name: `${name} ${format} as ${source}` });
+  const to = await createSpace(t, ws.admin, ws.workspace.id, { name: `${name} ${format} as ${source} copy` });
+  const at = { workspaceId: ws.workspace.id, spaceId: from.id };
+  for (const page of pages) {
+    const made = await post('/api/v1/pages', { ...at, title: page.title, markdown: 'x' });
+    if (page.content) await put(made.id, page.content);
+    for (const child of page.children ?? []) {
+      const kid = await post('/api/v1/pages', { ...at, title: child.title, markdown: 'x', parentId: made.id });
+      if (child.content) await put(kid.id, child.content);
+    }
+  }
+  const { files } = await exportAndUnzip(t, ws.editor, { workspaceId: ws.workspace.id, spaceId: from.id, format });
+  const zip = await makeZip(Object.fromEntries(files));
+  const done = await importFile(t, ws.editor, { workspaceId: ws.workspace.id, spaceId: to.id, source }, { bytes: zip, filename: `${name}.zip` });
+  expect(done.warnings).toEqual([]);
+  const read = async (spaceId: string) => {
+    const tree = await readTree(t, ws.editor, ws.workspace.id, spaceId);
+    const flat = (nodes: TreeNode[]): TreeNode[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
+    const contents = [];
+    for (const node of flat(tree)) {
+      const page = await readPage(t, ws.editor, node.id);
+      contents.push({ title: page.title, content: page.content, markdown: page.markdown });
+    }
+    return { titles: titles(tree), contents };
+  };
+  return { before: await read(from.id), after: await read(to.id) };
+}
+
+const FORMATS_AND_SOURCES = [
+  ['markdown', 'auto'],
+  ['html', 'auto'],
+  ['markdown', 'markdown'],
+  ['html', 'html'],
+];
+
+describe('imports: kb → zip → kb, what could fall out', () => {
+  it.each(FORMATS_AND_SOURCES)('a %s export read as %s keeps list items whose first paragraph is empty', async (format, source) => {
+    const item = (...content: unknown[]) => ({ type: 'listItem', content });
+    const empty = { type: 'paragraph' };
+    const image = { type: 'image', attrs: { src: 'https://example.com/icon.png', alt: 'icon', title: null, width: null, height: null } };
+    const content = {
+      type: 'doc',
+      content: [
+        para(text('Icons before the words, as an imported vault has them:')),
+        { type: 'bulletList', content: [item(empty, image, para(text('Sort', [{ type: 'bold' }]), text(' — sort files.'))), item(para(text('Filter')))] },
+        para(text('A second paragraph, a nested list:')),
+        {
+          type: 'orderedList',
+          attrs: { start: 1, type: null },
+          content: [item(empty, para(text('second'))), item(empty, { type: 'bulletList', content: [item(para(text('nested')))] }), item(para(text('c')))],
+        },
+        para(text('Other blocks first:')),
+        {
+          type: 'bulletList',
+          content: [
+            item(empty, { type: 'codeBlock', attrs: { language: null }, content: [text('code')] }),
+            item(empty, { type: 'heading', attrs: { level: 2 }, content: [text('Heading')] }),
+            item(empty, { type: 'blockquote', content: [para(text('quote'))] }),
+            item(empty, { type: 'horizontalRule' }),
+            item(empty),
+          ],
+        },
+        para(text('Tasks:')),
+        { type: 'taskList', content: [{ type: 'taskItem', attrs: { checked: true }, content: [empty, para(text('done'))] }] },
+        para(text('after')),
+      ],
+    };
+    const { before, after } = await roundTrip('Lists', format, source, [{ title: 'Lists', content }]);
+    expect(before.contents[0].content).toEqual(content);
+    expect(after).toEqual(before);
+  });
+
+  it.each(FORMATS_AND_SOURCES)('a %s export read as %s keeps the order of sibling pages (not alphabetical)', async (format, source) => {
+    const { before, after } = await roundTrip('Order', format, source, [
+      { title: 'Zulu', children: [{ title: 'Yankee' }, { title: 'Bravo' }, { title: 'Xray' }] },
+      { title: 'Alpha' },
+      { title: 'Mike' },
+    ]);
+    expect(before.titles).toEqual(['Zulu', ['Yankee', 'Bravo', 'Xray'], 'Alpha', 'Mike']);
+    expect(after).toEqual(before);
+  });
+
+  it.each(FORMATS_AND_SOURCES)('a %s export read as %s keeps runs of spaces, in code and in text', async (format, source) => {
+    const content = {
+      type: 'doc',
+      content: [
+        para(text('Example: '), text('"  hi  ".trim()', [{ type: 'code' }]), text(' returns "hi".')),
+        para(
+          text('Multiple     adjacent   spaces, and two  before a '),
+          text('link', [
+            { type: 'link', attrs: { href: 'https://example.com', target: '_blank', rel: 'noopener noreferrer nofollow', class: null, title: null } },
+          ]),
+          text('.'),
+        ),
+      ],
+    };
+    const { before, after } = await roundTrip('Spaces', format, source, [{ title: 'Spaces', content }]);
+    expect(before.contents[0].content).toEqual(content);
+    expect(after).toEqual(before);
   });
 });

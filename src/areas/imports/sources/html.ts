@@ -1,6 +1,7 @@
 import { elementToDocument, withHtmlDocument } from '../../../editor/html.js';
 import { planFolderTree } from './folders.js';
 import { FIRST_H1, firstElementText, TITLE_ELEMENT } from './html-text.js';
+import { markdownSource, planFromManifest, readManifest } from './markdown.js';
 import { relativeTarget } from './paths.js';
 import type { Converted, ImportSource } from './source.js';
 
@@ -10,6 +11,9 @@ import type { Converted, ImportSource } from './source.js';
  * first `<h1>`, else its file name; the content is the page's `<main>` (or its one `<article>`) when it has one,
  * so a saved site's navigation and footer stay behind, else its whole `<body>`. A first `<h1>` that repeats the
  * title is dropped, since the title is shown above the page.
+ *
+ * kb's own HTML export, read as `html` (someone picked "HTML" for it), is read by its manifest as `auto` would:
+ * the same tree, titles and sibling order (file names carry no order) and the content as it was.
  */
 
 const PAGE = /\.html?$/i;
@@ -49,7 +53,9 @@ export function convertHtmlPage(html: string): Converted {
 export const htmlSource: ImportSource = {
   name: 'html',
   detect: (files) => files.paths.some(isHtmlPage),
-  async plan(files) {
+  async plan(files, warn) {
+    const manifest = await readManifest(files);
+    if (manifest) return planFromManifest(manifest, files, warn);
     const pages = await planFolderTree(files, {
       isPage: isHtmlPage,
       kind: () => 'html',
@@ -57,7 +63,7 @@ export const htmlSource: ImportSource = {
     });
     return { pages };
   },
-  convert: (body) => convertHtmlPage(body.text ?? ''),
+  convert: (body) => (body.kind.startsWith('kb-') ? markdownSource.convert(body) : convertHtmlPage(body.text ?? '')),
   resolve(fromPath, ref, files) {
     const target = relativeTarget(fromPath, ref);
     if (target === null || files.has(target)) return target;

@@ -51,12 +51,14 @@ function convertPlainMarkdown(text: string): Converted {
   return converted;
 }
 
+/** kb's own HTML page (its export's): the text exactly as kb wrote it, runs of spaces included. */
 export function convertHtml(text: string): Converted {
-  const { doc, dropped } = htmlToDocument(text);
+  const { doc, dropped } = htmlToDocument(text, { preserveWhitespace: true });
   return { doc, warnings: dropped };
 }
 
-async function readManifest(files: ImportFiles): Promise<Manifest | null> {
+/** kb's `kb-manifest.json`, when the upload has one that reads as such. */
+export async function readManifest(files: ImportFiles): Promise<Manifest | null> {
   if (!files.has(MANIFEST_PATH)) return null;
   try {
     const manifest = JSON.parse(await files.text(MANIFEST_PATH)) as Manifest;
@@ -66,7 +68,8 @@ async function readManifest(files: ImportFiles): Promise<Manifest | null> {
   }
 }
 
-function planFromManifest(manifest: Manifest, files: ImportFiles, warn: (w: Warning) => void): ImportPlan {
+/** The tree, titles, sibling order and attachments of a kb export, as its manifest lists them (pages of kind `kb-markdown` or `kb-html`). */
+export function planFromManifest(manifest: Manifest, files: ImportFiles, warn: (w: Warning) => void): ImportPlan {
   const pathOf = new Map(manifest.pages.map((p) => [p.id, p.path]));
   const pages: ImportPlan['pages'] = [];
   const planned = new Set<string>();
