@@ -44,7 +44,13 @@ async function sequential(routes: { label: string; url: string; headers: Record<
 /** `ROOTS` root pages of `CHILDREN` children each, created through the service's API (8 at a time), as a team would. */
 async function seedThroughApi(target: Target, s: Awaited<ReturnType<typeof seedSpace>>) {
   const create = (title: string, parentId?: string) =>
-    target.call('POST', '/api/v1/pages', s.key, { workspaceId: s.workspaceId, spaceId: s.spaceId, title, markdown: `Notes on ${title}.`, ...(parentId ? { parentId } : {}) });
+    target.call('POST', '/api/v1/pages', s.key, {
+      workspaceId: s.workspaceId,
+      spaceId: s.spaceId,
+      title,
+      markdown: `Notes on ${title}.`,
+      ...(parentId ? { parentId } : {}),
+    });
   const inParallel = async <T>(items: T[], fn: (item: T) => Promise<unknown>) => {
     for (let i = 0; i < items.length; i += 8) await Promise.all(items.slice(i, i + 8).map(fn));
   };
@@ -78,14 +84,17 @@ export const databaseUpkeep: Scenario = {
     const db = target.database.db;
     const list = `/api/v1/pages?workspaceId=${s.workspaceId}&spaceId=${s.spaceId}&parentId=null&limit=${ROOTS}`;
     const full = await target.call('GET', list, s.key);
-    if (full.meta.total !== ROOTS || full.data[0].childCount !== CHILDREN) throw new Error(`seeded ${full.meta.total} roots, ${full.data[0].childCount} children`);
+    if (full.meta.total !== ROOTS || full.data[0].childCount !== CHILDREN)
+      throw new Error(`seeded ${full.meta.total} roots, ${full.data[0].childCount} children`);
     const auth = { authorization: `Bearer ${s.key}` };
     const routes = (when: string) => [
       { label: `(${when === 'before' ? 'a' : 'b'}) GET /api/v1/pages roots + childCount, ${when} upkeep`, url: `${target.appUrl}${list}`, headers: auth },
       { label: `(c) GET /api/v1/pages/:id, ${when} upkeep`, url: `${target.appUrl}/api/v1/pages/${full.data[0].id}`, headers: auth },
     ];
     const analyzedBefore = await sql<{ n: number }>`
-      select count(*)::int as n from pg_stat_user_tables where schemaname = current_schema() and (last_analyze is not null or last_autoanalyze is not null)`.execute(db);
+      select count(*)::int as n from pg_stat_user_tables where schemaname = current_schema() and (last_analyze is not null or last_autoanalyze is not null)`.execute(
+      db,
+    );
     console.log(`  tables analyzed before the upkeep run: ${analyzedBefore.rows[0].n}`);
 
     const before = await sequential(routes('before'));
