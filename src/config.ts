@@ -226,6 +226,11 @@ const ConfigSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** Logs: `json` (one object a line, with the request id) or `pretty` (coloured lines, for development). */
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  /**
+   * Database upkeep: how often the background job looks at kb's tables' counters and analyzes or vacuums those past
+   * autovacuum's thresholds (PGlite has no autovacuum; a server may run without it).
+   */
+  DATABASE_UPKEEP_EVERY_MS: z.coerce.number().int().min(1_000).default(60_000),
   /** Backups: a folder the recurring backup job writes archives to; unset, no scheduled backups. */
   BACKUP_DIR: z.string().optional(),
   /** Backups: how often the recurring backup runs. */

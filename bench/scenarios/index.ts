@@ -1,3 +1,4 @@
+import { databaseUpkeep } from './database-upkeep.js';
 import { instances } from './instances.js';
 import { mixedLoad } from './mixed-load.js';
 import { pageTree } from './page-tree.js';
@@ -7,4 +8,4 @@ import type { Scenario } from './types.js';
 import { workspaceRead } from './workspace-read.js';
 
 /** Every scenario `npm run bench` knows; later areas add theirs here. */
-export const SCENARIOS: Scenario[] = [workspaceRead, pagesScenario, pageWrites, pageTree, mixedLoad, instances];
+export const SCENARIOS: Scenario[] = [workspaceRead, pagesScenario, pageWrites, pageTree, mixedLoad, instances, databaseUpkeep];

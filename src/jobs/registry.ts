@@ -31,17 +31,20 @@ const queueUpkeep: AreaJobs = {
 
 export const DATABASE_UPKEEP_JOB = 'database.upkeep';
 
-/** The embedded database has no autovacuum: vacuum and analyze what it would, every ten minutes (a server does its own). */
+/**
+ * Database upkeep on both databases: what autovacuum would do, for PGlite (which has none) and for a server that runs
+ * without it (`src/db/upkeep.ts` decides per table from the database's own counters; a run costs one read of them
+ * when nothing changed). Every DATABASE_UPKEEP_EVERY_MS (default a minute), and at start.
+ */
 const databaseUpkeep: AreaJobs = {
   handlers: {
     [DATABASE_UPKEEP_JOB]: async (_job, jc) => {
-      if (jc.env.config.DATABASE_URL) return { skipped: 'the PostgreSQL server runs autovacuum' };
       const done = await vacuumAndAnalyze(jc.db);
       if (done.vacuumed.length || done.analyzed.length) jc.log.info(done, 'database upkeep');
       return done;
     },
   },
-  recurring: [{ kind: DATABASE_UPKEEP_JOB, everyMs: 600_000 }],
+  recurring: (config) => [{ kind: DATABASE_UPKEEP_JOB, everyMs: config.DATABASE_UPKEEP_EVERY_MS }],
 };
 
 const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs, exportJobs, importJobs, notificationJobs, eventJobs, webhookJobs, backupJobs];

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { deleteBlobs } from '../../blobs/index.js';
+import { analyzeAfterBulkWrite } from '../../db/upkeep.js';
 import { AppError } from '../../errors.js';
 import type { Ctx } from '../../context.js';
 import type { Db } from '../../db/index.js';
@@ -38,6 +39,7 @@ async function runImportJob(job: ClaimedJob, jc: JobContext) {
     try {
       const { result, warnings } = await runImport(ctx, row, files, jc.signal);
       await deleteBlobs(jc.env.blobs, [row.blobKey], ctx.log);
+      await analyzeImported(jc, result);
       return { importId, ...result, warnings: warnings.length };
     } finally {
       closeUpload(files);
@@ -78,6 +80,19 @@ async function importJobFailed(job: EndedJob, jc: JobContext) {
   const ctx = requesterCtx(jc, row.requestedBy, 'imports');
   const message = `import failed: ${job.lastError ?? 'its job ended without finishing'}`;
   await recordFailure(jc.db, ctx, row, { code: 'INTERNAL_ERROR', message, details: {} }, true);
+}
+
+/**
+ * A big import changes the tables' shape at once: analyze what it wrote right after it committed, so the next list
+ * plans with its pages counted (the upkeep job would, up to a minute later). Never fails the import.
+ */
+async function analyzeImported(jc: JobContext, result: { pages: number; attachments: number }) {
+  try {
+    const analyzed = await analyzeAfterBulkWrite(jc.db, { pages: result.pages, page_history: result.pages, attachments: result.attachments });
+    if (analyzed.length) jc.log.info({ analyzed }, 'analyzed after an import');
+  } catch (err) {
+    jc.log.error({ err }, 'analyze after an import failed');
+  }
 }
 
 /** Deletes import records past their retention (and an upload blob a crash may have left), and stale temporary uploads. */
