@@ -262,9 +262,9 @@ function feedbackSql(s: SearchScope, stats: CollectionStats, plan: RankPlan, lim
   const f8 = (x: number) => sql`${x}::float8`;
   const df = sql`least(r.df, ${f8(N)})`;
   return sql`top as materialized (select * from first f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${Math.max(depth * limit, 30, docs)}),
-      fb as (select f.v, f.base from top f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${docs}),
+      fb as (select f.id, f.v, f.base from top f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${docs}),
       rel as (
-        select u.lexeme, sum(exp(fb.base - (select max(base) from fb)) * u.n / u.len) as p
+        select u.lexeme, sum(exp(fb.base - (select max(base) from fb)) * u.n / u.len order by fb.id collate "C") as p
         from fb cross join lateral (
           select w.lexeme, array_length(w.positions, 1) as n, (sum(array_length(w.positions, 1)) over ())::float8 as len from unnest(fb.v) w
         ) u
@@ -273,7 +273,7 @@ function feedbackSql(s: SearchScope, stats: CollectionStats, plan: RankPlan, lim
       ),
       expansion as materialized (
         select array_agg(('''' || replace(replace(r.lexeme, '\\', '\\\\'), '''', '''''') || '''')::tsquery) as qs,
-          array_agg(${f8((uses * weight) / (1 - weight))} * r.p / (select sum(p) from rel) * ln(1 + (${f8(N)} - ${df} + 0.5) / (${df} + 0.5))) as ws
+          array_agg(${f8((uses * weight) / (1 - weight))} * r.p / (select sum(p order by lexeme collate "C") from rel) * ln(1 + (${f8(N)} - ${df} + 0.5) / (${df} + 0.5))) as ws
         from (
           select r.lexeme, r.p, coalesce((select sum(x.ndoc) from search_terms_all x where x.workspace_id = ${s.workspaceId} and x.lexeme = r.lexeme
             and x.doc_type = any(${s.types}::text[]) and ${statSpaces(s, inRs)}), 0)::float8 as df
@@ -390,7 +390,7 @@ ${sql.join(
   sql``,
 )}
       ), t as (
-        select m.no, least(n.docs, n.docs * (1 - exp(sum(ln(greatest(1 - m.df / greatest(n.docs, 1), 1e-9)))))) as df
+        select m.no, least(n.docs, n.docs * (1 - exp(sum(ln(greatest(1 - m.df / greatest(n.docs, 1), 1e-9)) order by m.lexeme)))) as df
         from (select no, lexeme, max(df) as df from m group by no, lexeme) m, n group by m.no, n.docs
       )
       select n.docs, n.len, (select array_agg(coalesce(t.df, 0) order by i.no) from generate_series(0, ${terms.length - 1}) i(no) left join t on t.no = i.no) as df
@@ -430,13 +430,20 @@ ${sql.join(
     // Tiers are read in order, each through the GIN index (a tier's query reaches the scan as a parameter of a lateral
     // join, so the planner cannot know that it is common and never prefers a sequential scan), until the budget is
     // filled. Title tiers come first (few documents, the best ones for a common word), then body tiers.
+    // Which documents a tier gives is defined by the data, not by the plan: the first `limit` matches by id (creation
+    // order, what scanning a table that is only appended to gave before), never the first the scan happens to meet
+    // (ANALYZE, a new plan or a table rewrite would change them). The tiers' rows reach the outer limit in tier order,
+    // then id: a lateral join over `unnest` is a nested loop in the array's order and `union all` runs its arms in
+    // order (no parallel plan can take a function scan), so the outer limit keeps a prefix of that order and the
+    // later tiers are not read once the budget is filled.
     const bodyTiers = tiers.filter((t) => !t.title);
     const titleTiers = tiers.filter((t) => t.title);
     const fromTiers = (table: 'pages' | 'tasks', a: 'p' | 't', type: DocType, filter: RawBuilder<unknown>) => {
       const lateral = (list: CandidateTier[], title: boolean) =>
         sql`select z.* from unnest(${list.map((t) => t.query)}::tsquery[], ${list.map((t) => t.limit)}::int[]) k(q, n) cross join lateral (
           select ${type}::text type, ${sql.raw(`${a}.id, ${a}.title, ${a}.space_id, ${a}.updated_at, ${a}.search_vector v`)} from ${sql.raw(`${table} ${a}`)}
-          where ${filter} and ${sql.raw(title ? `to_tsvector('english', ${a}.title)` : `${a}.search_vector`)} @@ k.q and ${filters(sql.raw(`${a}.search_vector`))} limit k.n) z`;
+          where ${filter} and ${sql.raw(title ? `to_tsvector('english', ${a}.title)` : `${a}.search_vector`)} @@ k.q and ${filters(sql.raw(`${a}.search_vector`))}
+          order by ${sql.raw(`${a}.id`)} collate "C" limit k.n) z`;
       // Tasks have no title tier: their titles are most of their text.
       const title = titleTiers.length && table === 'pages';
       return sql`(select * from (${title ? sql`(${lateral(titleTiers, true)}) union all ` : sql``}(${lateral(bodyTiers, false)})) z limit ${candidates})`;
@@ -523,7 +530,7 @@ ${sql.join(
       with ${withReadable(db, s)}, recent as materialized (
         select r.id, r.title from (
           select p.id, p.title, p.title_words, p.updated_at from pages p where ${pageFilter(s, inRs)}
-          order by p.updated_at desc limit ${RECENT_TITLES}
+          order by p.updated_at desc, p.id desc limit ${RECENT_TITLES}
         ) r
         where r.title_words @@ ${tsq(q)}
         order by (lower(r.title) like ${starts}) desc, r.updated_at desc, r.id
