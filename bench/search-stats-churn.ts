@@ -14,7 +14,7 @@
  * and the whole database's size. Ratios a/b. Then a `VACUUM FULL` of both, to tell dead space from live.
  */
 import pg from 'pg';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { down as down0038 } from '../src/db/migrations/0038_search_stats_folded.js';
 import { foldSearchStats } from '../src/areas/search/search.stats.repo.js';
 import { randomSource, realisticDocument, seedSpace } from './scenarios/page-tree.js';
@@ -136,7 +136,9 @@ async function run(label: string, tag: string, setup: (t: Target) => Promise<voi
         `${name.padEnd(30)} ${mb(x.bytes).padStart(9)}  ${String(x.live).padStart(10)}  ${String(x.dead).padStart(10)}   ${mb(after.tables[name]?.bytes ?? 0).padStart(9)}`,
       );
     }
-    console.log(`search tables in all: ${mb(f.searchBytes)} (after VACUUM FULL ${mb(after.searchBytes)}); pages table ${mb(f.pagesBytes)}; database ${mb(f.dbBytes)} (after VACUUM FULL ${mb(fullBytes)})`);
+    console.log(
+      `search tables in all: ${mb(f.searchBytes)} (after VACUUM FULL ${mb(after.searchBytes)}); pages table ${mb(f.pagesBytes)}; database ${mb(f.dbBytes)} (after VACUUM FULL ${mb(fullBytes)})`,
+    );
     return { ...f, seconds, fullBytes, fullSearchBytes: after.searchBytes };
   } finally {
     await t.close();
@@ -145,7 +147,7 @@ async function run(label: string, tag: string, setup: (t: Target) => Promise<voi
 
 const a = await run('a: statistics folded (0038)', 'folded', async () => {});
 const b = await run('b: baseline, 0038 rolled back (0016: upserts per write)', 'baseline', async (t) => {
-  await down0038(t.database.db);
+  await down0038(t.database.db as unknown as Kysely<unknown>);
 });
 const ratio = (x: number, y: number) => (y ? (x / y).toFixed(2) : '–');
 const dead = (f: Figures) => Object.values(f.tables).reduce((s, x) => s + x.dead, 0);

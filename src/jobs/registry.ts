@@ -43,7 +43,21 @@ const databaseUpkeep: AreaJobs = {
   recurring: [{ kind: DATABASE_UPKEEP_JOB, everyMs: 600_000 }],
 };
 
-const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs, exportJobs, importJobs, notificationJobs, eventJobs, webhookJobs, backupJobs, searchJobs];
+const areas: AreaJobs[] = [
+  queueUpkeep,
+  databaseUpkeep,
+  trashJobs,
+  researchJobs,
+  knowledgeJobs,
+  attachmentJobs,
+  exportJobs,
+  importJobs,
+  notificationJobs,
+  eventJobs,
+  webhookJobs,
+  backupJobs,
+  searchJobs,
+];
 
 /**
  * Every handler by kind, and the recurring jobs under `config` (the runtime's settings; the defaults when none is

@@ -46,7 +46,11 @@ async function results(): Promise<string[][]> {
   const out: string[][] = [];
   for (const spaceId of [undefined, ...spaceIds])
     for (const query of QUERIES) {
-      const res = await t.request({ url: '/api/v1/search', token: editor.token, query: { workspaceId: ws, query, limit: '10', ...(spaceId ? { spaceId } : {}) } });
+      const res = await t.request({
+        url: '/api/v1/search',
+        token: editor.token,
+        query: { workspaceId: ws, query, limit: '10', ...(spaceId ? { spaceId } : {}) },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       out.push(res.body.data.map((r: { id: string; score: number }) => `${r.id} ${r.score}`));
     }
@@ -71,14 +75,24 @@ beforeAll(async () => {
     // Every third page repeats an earlier one's text: equal scores, told apart by the tie-break alone.
     const text = i % 3 === 2 ? `Shift ${words(1)} ${words(8)}` : `${words(12)}. Zephyr ${i % 7 === 0 ? 'once' : ''}`;
     const title = i % 3 === 2 ? `Log ${words(2)}` : `Log ${words(2)}`;
-    const res = await t.request({ method: 'POST', url: '/api/v1/pages', token: editor.token, body: { workspaceId: ws, spaceId: space, title, markdown: text } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v1/pages',
+      token: editor.token,
+      body: { workspaceId: ws, spaceId: space, title, markdown: text },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     ids.push(res.body.data.id);
   }
   // Rewrite every fourth page: its row moves to the table's end, away from creation order.
   for (const [i, id] of ids.entries()) {
     if (i % 4 !== 1) continue;
-    const res = await t.request({ method: 'PUT', url: `/api/v1/pages/${id}`, token: editor.token, body: { workspaceId: ws, markdown: `${words(10)} rewritten ${i}` } });
+    const res = await t.request({
+      method: 'PUT',
+      url: `/api/v1/pages/${id}`,
+      token: editor.token,
+      body: { workspaceId: ws, markdown: `${words(10)} rewritten ${i}` },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   }
 });

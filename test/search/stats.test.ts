@@ -45,7 +45,9 @@ async function stored(spaceId: string) {
   const docs = await sql<{
     n: number;
   }>`select coalesce(sum(ndocs), 0)::int as n from search_space_stats_all where workspace_id = ${ws} and space_id = ${spaceId}`.execute(db);
-  const terms = await sql<{ n: number }>`select count(*)::int as n from (select lexeme from search_terms_all where workspace_id = ${ws} and space_id = ${spaceId}
+  const terms = await sql<{
+    n: number;
+  }>`select count(*)::int as n from (select lexeme from search_terms_all where workspace_id = ${ws} and space_id = ${spaceId}
     group by lexeme, doc_type having sum(ndoc) <> 0) x`.execute(db);
   const words = await sql<{ n: number }>`select count(*)::int as n from (select word from search_words_all where workspace_id = ${ws} and space_id = ${spaceId}
     group by word, doc_type having sum(ndoc) <> 0) x`.execute(db);
@@ -203,7 +205,9 @@ describe('search statistics stay current', () => {
     const folded = await searchJobs.handlers[SEARCH_STATS_FOLD_JOB]({} as never, { db: t.database.db } as never);
     expect(folded).toMatchObject({ vacuumed: true });
     expect(await pendingDeltas()).toBe(0);
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from search_terms where workspace_id = ${ws} and lexeme = 'quinc'`.execute(t.database.db);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from search_terms where workspace_id = ${ws} and lexeme = 'quinc'`.execute(
+      t.database.db,
+    );
     expect(rows[0].n).toBe(1);
     expect((await search(viewer.token, 'quince')).body.data).toEqual(before.results);
     expect(await keywords(viewer.token, 'quin')).toEqual(before.keywords);
@@ -211,7 +215,10 @@ describe('search statistics stay current', () => {
 
   it('have writers enqueue the fold every 64 changes, once while one is waiting', async () => {
     const queued = async () =>
-      Number((await sql<{ n: number }>`select count(*)::int as n from jobs where kind = ${SEARCH_STATS_FOLD_JOB} and status = 'queued'`.execute(t.database.db)).rows[0].n);
+      Number(
+        (await sql<{ n: number }>`select count(*)::int as n from jobs where kind = ${SEARCH_STATS_FOLD_JOB} and status = 'queued'`.execute(t.database.db))
+          .rows[0].n,
+      );
     await sql`delete from jobs where kind = ${SEARCH_STATS_FOLD_JOB}`.execute(t.database.db);
     for (let i = 0; i < 130; i++) await page(wiki, `Medlar ${i}`, `Medlar fruit number ${i} ripens after frost.`);
     expect(await queued()).toBe(1);
