@@ -177,7 +177,7 @@ export function candidatePlan(plan: RankPlan, df: number[], docs = 0): Candidate
     const tiers: CandidateTier[] = [tierOf(driversQuery, false, finiteLimit(CANDIDATES.budget), budget)];
     const rest = whole.filter((i) => !drivers.includes(i)).slice(0, COORDINATED_WORDS);
     const levels = coordinationLevels(rest.map(q), 2);
-    levels.forEach((level, j) => tiers.push(tierOf(`${level} & !(${driversQuery})`, false, tier, expect(choose(rest, rest.length - j)))));
+    for (const [j, level] of levels.entries()) tiers.push(tierOf(`${level} & !(${driversQuery})`, false, tier, expect(choose(rest, rest.length - j))));
     return { tiers, limit: tiers.length > 1 ? finiteLimit(CANDIDATES.budget + CANDIDATES.tier) : finiteLimit(CANDIDATES.budget) };
   }
   const anchors = (whole.length ? whole : order).slice(0, COORDINATED_WORDS);
@@ -185,9 +185,8 @@ export function candidatePlan(plan: RankPlan, df: number[], docs = 0): Candidate
   const levels = coordinationLevels(anchors.map(q), 1);
   // The last level (1) is any of the words: only the rarest one is worth reading.
   levels[levels.length - 1] = `${q(anchors[0])}${anchors.length > 1 ? ` & !(${atLeast(anchors.map(q), 2)})` : ''}`;
-  levels.forEach((level, j) =>
-    tiers.push(tierOf(level, false, tier, j === levels.length - 1 ? expect([[anchors[0]]]) : expect(choose(anchors, anchors.length - j)))),
-  );
+  for (const [j, level] of levels.entries())
+    tiers.push(tierOf(level, false, tier, j === levels.length - 1 ? expect([[anchors[0]]]) : expect(choose(anchors, anchors.length - j))));
   return { tiers, limit: tier };
 }
 
