@@ -106,13 +106,6 @@ export interface CandidateTier {
   /** Match the title only (through the title index). */
   title: boolean;
   limit: number;
-  /**
-   * Whether the tier's query is expected to match so many documents (`expected`) that walking the documents in id
-   * order and stopping at `limit` reads fewer rows than reading every match and keeping the first `limit` by id.
-   * Either way the tier gives the same documents: this only chooses the cheaper read.
-   */
-  dense: boolean;
-  expected: number;
 }
 
 /** The candidate tiers of a query and how many documents they may give in all. */
@@ -138,25 +131,7 @@ const COORDINATED_WORDS = 5;
  *   the rest of the query.
  * Each level excludes the levels above it, so no document is read twice.
  */
-export function candidatePlan(plan: RankPlan, df: number[], docs = 0): CandidatePlan {
-  const n = Math.max(docs, ...df, 1);
-  const share = df.map((x) => Math.min(x / n, 1));
-  // Expected matches of a tier, taking words as independent: `n` × the chance of its conjunctions (an upper bound).
-  const expect = (groups: number[][]) =>
-    n *
-    Math.min(
-      1,
-      groups.reduce((a, g) => a + g.reduce((b, i) => b * share[i], 1), 0),
-    );
-  const tierOf = (query: string, title: boolean, limit: number, expected: number): CandidateTier => ({
-    query,
-    title,
-    limit,
-    expected,
-    // Walking reads about limit / share rows (each a vector read), reading every match about `expected` (index
-    // entries and rows): walk when expected² > 4 · limit · n. Title tiers are always read through the title index.
-    dense: !title && expected * expected > 4 * limit * n,
-  });
+export function candidatePlan(plan: RankPlan, df: number[]): CandidatePlan {
   // The smallest query matching the same documents: prefixes that another prefix covers add nothing.
   const q = (i: number) => {
     const t = plan.terms[i];
@@ -174,19 +149,16 @@ export function candidatePlan(plan: RankPlan, df: number[], docs = 0): Candidate
   const whole = order.filter((i) => !plan.terms[i].prefixes.length);
   if (drivers.length) {
     const driversQuery = drivers.map(q).join(' | ');
-    const tiers: CandidateTier[] = [tierOf(driversQuery, false, finiteLimit(CANDIDATES.budget), budget)];
+    const tiers: CandidateTier[] = [{ query: driversQuery, title: false, limit: finiteLimit(CANDIDATES.budget) }];
     const rest = whole.filter((i) => !drivers.includes(i)).slice(0, COORDINATED_WORDS);
-    const levels = coordinationLevels(rest.map(q), 2);
-    for (const [j, level] of levels.entries()) tiers.push(tierOf(`${level} & !(${driversQuery})`, false, tier, expect(choose(rest, rest.length - j))));
+    for (const level of coordinationLevels(rest.map(q), 2)) tiers.push({ query: `${level} & !(${driversQuery})`, title: false, limit: tier });
     return { tiers, limit: tiers.length > 1 ? finiteLimit(CANDIDATES.budget + CANDIDATES.tier) : finiteLimit(CANDIDATES.budget) };
   }
   const anchors = (whole.length ? whole : order).slice(0, COORDINATED_WORDS);
-  const tiers: CandidateTier[] = [tierOf(q(anchors[0]), true, finiteLimit(CANDIDATES.tier / 2), 0)];
-  const levels = coordinationLevels(anchors.map(q), 1);
+  const tiers: CandidateTier[] = [{ query: q(anchors[0]), title: true, limit: finiteLimit(CANDIDATES.tier / 2) }];
+  for (const level of coordinationLevels(anchors.map(q), 1)) tiers.push({ query: level, title: false, limit: tier });
   // The last level (1) is any of the words: only the rarest one is worth reading.
-  levels[levels.length - 1] = `${q(anchors[0])}${anchors.length > 1 ? ` & !(${atLeast(anchors.map(q), 2)})` : ''}`;
-  for (const [j, level] of levels.entries())
-    tiers.push(tierOf(level, false, tier, j === levels.length - 1 ? expect([[anchors[0]]]) : expect(choose(anchors, anchors.length - j))));
+  tiers[tiers.length - 1].query = `${q(anchors[0])}${anchors.length > 1 ? ` & !(${atLeast(anchors.map(q), 2)})` : ''}`;
   return { tiers, limit: tier };
 }
 
@@ -199,14 +171,6 @@ function atLeast(words: string[], n: number): string {
   };
   pick(0, []);
   return out.join(' | ');
-}
-
-/** Every choice of `k` of `items`. */
-function choose<T>(items: T[], k: number): T[][] {
-  if (k === 0) return [[]];
-  if (items.length < k) return [];
-  const [first, ...rest] = items;
-  return [...choose(rest, k - 1).map((c) => [first, ...c]), ...choose(rest, k)];
 }
 
 /** Coordination levels, most words first: documents with all `words`, then exactly one fewer, down to `lowest`. */
@@ -459,40 +423,20 @@ ${sql.join(
     const pairQueries = plan.terms.slice(1).map((t, j) => `(${plan.terms[j].query}) & (${t.query})`);
     const pairWeights = plan.terms.slice(1).map((_, j) => proximity * Math.min(idf[j], idf[j + 1]));
     const maxProx = pairWeights.reduce((a, x) => a + x, 0);
-    const { tiers, limit: candidates } = candidatePlan(plan, stats.df, stats.docs);
+    const { tiers, limit: candidates } = candidatePlan(plan, stats.df);
     const excluded = plan.excluded.map((e) => `(${e})`).join(' | ') || null;
     // Every condition on a document vector `v`: a tier's query, every phrase, no exclusion.
     const filters = (v: RawBuilder<unknown>) => sql`${v} @@ all(${plan.phrases}::tsquery[]) and not coalesce(${v} @@ ${excluded}::tsquery, false)`;
     // Tiers are read in order, each through the GIN index (a tier's query reaches the scan as a parameter of a lateral
     // join, so the planner cannot know that it is common and never prefers a sequential scan), until the budget is
     // filled. Title tiers come first (few documents, the best ones for a common word), then body tiers.
-    // Which documents a tier gives is defined by the data, not by the plan: the first `limit` matches by id (creation
-    // order, what scanning a table that is only appended to gave before), never the first the scan happens to meet
-    // (ANALYZE, a new plan or a table rewrite would change them). The tiers' rows reach the outer limit in tier order,
-    // then id: a lateral join over `unnest` is a nested loop in the array's order and `union all` runs its arms in
-    // order (no parallel plan can take a function scan), so the outer limit keeps a prefix of that order and the
-    // later tiers are not read once the budget is filled.
     const bodyTiers = tiers.filter((t) => !t.title);
     const titleTiers = tiers.filter((t) => t.title);
     const fromTiers = (table: 'pages' | 'tasks', a: 'p' | 't', type: DocType, filter: RawBuilder<unknown>) => {
-      const columns = sql.raw(`${a}.id, ${a}.title, ${a}.space_id, ${a}.updated_at, ${a}.search_vector v`);
-      const byId = sql.raw(`order by ${a}.id collate "C" limit k.n`);
       const lateral = (list: CandidateTier[], title: boolean) =>
-        title
-          ? sql`select z.* from unnest(${list.map((t) => t.query)}::tsquery[], ${list.map((t) => t.limit)}::int[]) k(q, n) cross join lateral (
-          select ${type}::text type, ${columns} from ${sql.raw(`${table} ${a}`)}
-          where ${filter} and to_tsvector('english', ${sql.raw(`${a}.title`)}) @@ k.q and ${filters(sql.raw(`${a}.search_vector`))} ${byId}) z`
-          : // A sparse tier reads its matches through the GIN index and keeps the first by id; a dense one walks the
-            // documents in id order (index `(workspace_id, id collate "C")`; its match test is kept away from the GIN
-            // index) and stops at the limit. Only one arm runs for a tier (the other's condition on `k.dense` is false).
-            sql`select z.* from unnest(${list.map((t) => t.query)}::tsquery[], ${list.map((t) => t.limit)}::int[], ${list.map((t) => t.dense)}::bool[]) k(q, n, dense)
-          cross join lateral (
-            (select ${type}::text type, ${columns} from ${sql.raw(`${table} ${a}`)}
-            where not k.dense and ${filter} and ${sql.raw(`${a}.search_vector`)} @@ k.q and ${filters(sql.raw(`${a}.search_vector`))} ${byId})
-            union all
-            (select ${type}::text type, ${columns} from ${sql.raw(`${table} ${a}`)}
-            where k.dense and ${filter} and (${sql.raw(`${a}.search_vector`)} @@ k.q) is true and ${filters(sql.raw(`${a}.search_vector`))} ${byId})
-          ) z`;
+        sql`select z.* from unnest(${list.map((t) => t.query)}::tsquery[], ${list.map((t) => t.limit)}::int[]) k(q, n) cross join lateral (
+          select ${type}::text type, ${sql.raw(`${a}.id, ${a}.title, ${a}.space_id, ${a}.updated_at, ${a}.search_vector v`)} from ${sql.raw(`${table} ${a}`)}
+          where ${filter} and ${sql.raw(title ? `to_tsvector('english', ${a}.title)` : `${a}.search_vector`)} @@ k.q and ${filters(sql.raw(`${a}.search_vector`))} limit k.n) z`;
       // Tasks have no title tier: their titles are most of their text.
       const title = titleTiers.length && table === 'pages';
       return sql`(select * from (${title ? sql`(${lateral(titleTiers, true)}) union all ` : sql``}(${lateral(bodyTiers, false)})) z limit ${candidates})`;

@@ -30,9 +30,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql.raw(`alter table ${t} set (fillfactor = ${FILLFACTOR})`).execute(db);
     await sql.raw(`alter table ${t}_delta set (fillfactor = 100)`).execute(db);
   }
-  // Ranking's dense candidate tiers walk a workspace's documents in id order (search.repo.ts, `candidatePlan`).
-  await sql`create index if not exists pages_workspace_id_order on pages (workspace_id, id collate "C") where deleted_at is null`.execute(db);
-  await sql`create index if not exists tasks_workspace_id_order on tasks (workspace_id, id collate "C")`.execute(db);
   await sql.raw(FOLD_ALL_FUNCTION).execute(db);
   for (const d of DOC_TABLES) for (const op of ['insert', 'update', 'delete'] as const) await sql.raw(triggerFunction(d, op)).execute(db);
   // Fold what 0016 left pending, so the tables start clean.
@@ -42,8 +39,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`select search_stats_fold_all()`.execute(db);
   await sql`drop function if exists search_stats_fold_all()`.execute(db);
-  await sql`drop index if exists pages_workspace_id_order`.execute(db);
-  await sql`drop index if exists tasks_workspace_id_order`.execute(db);
   await sql`drop sequence if exists search_stats_changes`.execute(db);
   for (const t of STAT_TABLES) await sql.raw(`alter table ${t} reset (fillfactor)`).execute(db);
   // 0016's trigger functions and fold function again (its down/up rebuilds the statistics from the documents).
