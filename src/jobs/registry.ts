@@ -13,6 +13,7 @@ import { notificationJobs } from '../areas/notifications/notifications.jobs.js';
 import { webhookJobs } from '../areas/webhooks/webhooks.jobs.js';
 import { eventJobs } from '../areas/events/events.jobs.js';
 import { backupJobs } from '../backups/backups.jobs.js';
+import { searchJobs } from '../areas/search/search.jobs.js';
 
 /** What an area contributes to the background: handlers by job kind, and recurring jobs. */
 export interface AreaJobs {
@@ -47,7 +48,21 @@ const databaseUpkeep: AreaJobs = {
   recurring: (config) => [{ kind: DATABASE_UPKEEP_JOB, everyMs: config.DATABASE_UPKEEP_EVERY_MS }],
 };
 
-const areas: AreaJobs[] = [queueUpkeep, databaseUpkeep, trashJobs, researchJobs, knowledgeJobs, attachmentJobs, exportJobs, importJobs, notificationJobs, eventJobs, webhookJobs, backupJobs];
+const areas: AreaJobs[] = [
+  queueUpkeep,
+  databaseUpkeep,
+  trashJobs,
+  researchJobs,
+  knowledgeJobs,
+  attachmentJobs,
+  exportJobs,
+  importJobs,
+  notificationJobs,
+  eventJobs,
+  webhookJobs,
+  backupJobs,
+  searchJobs,
+];
 
 /**
  * Every handler by kind, and the recurring jobs under `config` (the runtime's settings; the defaults when none is

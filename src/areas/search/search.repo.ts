@@ -262,9 +262,9 @@ function feedbackSql(s: SearchScope, stats: CollectionStats, plan: RankPlan, lim
   const f8 = (x: number) => sql`${x}::float8`;
   const df = sql`least(r.df, ${f8(N)})`;
   return sql`top as materialized (select * from first f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${Math.max(depth * limit, 30, docs)}),
-      fb as (select f.v, f.base from top f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${docs}),
+      fb as (select f.id, f.v, f.base from top f order by f.base desc, f.updated_at desc, f.id collate "C" limit ${docs}),
       rel as (
-        select u.lexeme, sum(exp(fb.base - (select max(base) from fb)) * u.n / u.len) as p
+        select u.lexeme, sum(exp(fb.base - (select max(base) from fb)) * u.n / u.len order by fb.id collate "C") as p
         from fb cross join lateral (
           select w.lexeme, array_length(w.positions, 1) as n, (sum(array_length(w.positions, 1)) over ())::float8 as len from unnest(fb.v) w
         ) u
@@ -273,7 +273,7 @@ function feedbackSql(s: SearchScope, stats: CollectionStats, plan: RankPlan, lim
       ),
       expansion as materialized (
         select array_agg(('''' || replace(replace(r.lexeme, '\\', '\\\\'), '''', '''''') || '''')::tsquery) as qs,
-          array_agg(${f8((uses * weight) / (1 - weight))} * r.p / (select sum(p) from rel) * ln(1 + (${f8(N)} - ${df} + 0.5) / (${df} + 0.5))) as ws
+          array_agg(${f8((uses * weight) / (1 - weight))} * r.p / (select sum(p order by lexeme collate "C") from rel) * ln(1 + (${f8(N)} - ${df} + 0.5) / (${df} + 0.5))) as ws
         from (
           select r.lexeme, r.p, coalesce((select sum(x.ndoc) from search_terms_all x where x.workspace_id = ${s.workspaceId} and x.lexeme = r.lexeme
             and x.doc_type = any(${s.types}::text[]) and ${statSpaces(s, inRs)}), 0)::float8 as df
@@ -390,7 +390,7 @@ ${sql.join(
   sql``,
 )}
       ), t as (
-        select m.no, least(n.docs, n.docs * (1 - exp(sum(ln(greatest(1 - m.df / greatest(n.docs, 1), 1e-9)))))) as df
+        select m.no, least(n.docs, n.docs * (1 - exp(sum(ln(greatest(1 - m.df / greatest(n.docs, 1), 1e-9)) order by m.lexeme)))) as df
         from (select no, lexeme, max(df) as df from m group by no, lexeme) m, n group by m.no, n.docs
       )
       select n.docs, n.len, (select array_agg(coalesce(t.df, 0) order by i.no) from generate_series(0, ${terms.length - 1}) i(no) left join t on t.no = i.no) as df
@@ -523,7 +523,7 @@ ${sql.join(
       with ${withReadable(db, s)}, recent as materialized (
         select r.id, r.title from (
           select p.id, p.title, p.title_words, p.updated_at from pages p where ${pageFilter(s, inRs)}
-          order by p.updated_at desc limit ${RECENT_TITLES}
+          order by p.updated_at desc, p.id desc limit ${RECENT_TITLES}
         ) r
         where r.title_words @@ ${tsq(q)}
         order by (lower(r.title) like ${starts}) desc, r.updated_at desc, r.id

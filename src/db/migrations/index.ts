@@ -36,6 +36,7 @@ import * as m0034 from './0034_webhooks.js';
 import * as m0035 from './0035_task_page.js';
 import * as m0036 from './0036_email_verification.js';
 import * as m0037 from './0037_invitations_for_accounts.js';
+import * as m0038 from './0038_search_stats_folded.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '0035_task_page': m0035,
   '0036_email_verification': m0036,
   '0037_invitations_for_accounts': m0037,
+  '0038_search_stats_folded': m0038,
 };
