@@ -56,14 +56,16 @@ export async function rankedSearch(db: Db, scope: SearchScope, query: string, li
  * since it then knows the arrays of terms), and planning them costs more than running some of them (PGlite, 100,000
  * pages, median: statistics 2.8 → 1.0 ms, ranking 19.0 → 17.5 ms, title suggestions 6.6 → 2.8 ms). Their plans do
  * not depend on the values: each tier's tsquery reaches its index scan as a lateral parameter anyway, and candidates
- * are read in table order whatever the plan, so results are the same. `begin` and the setting travel as one simple
- * query. Keyword suggestions stay out: their generic plan is no faster.
+ * are read in table order whatever the plan, so results are the same. Two settings keep that order whatever the
+ * statistics make the planner choose: no parallel workers (a Gather returns its workers' rows in the order they come)
+ * and no synchronized sequential scans (a big table's scan may start where another session's is). `begin` and the
+ * settings travel as one simple query. Keyword suggestions stay out: their generic plan is no faster.
  */
 async function withGenericPlans<T>(db: Db, fn: (conn: Db) => Promise<T>): Promise<T> {
   // Inside a caller's transaction: its connection is already one, and a transaction cannot nest here.
   if (db.isTransaction) return fn(db);
   return db.connection().execute(async (conn) => {
-    await sql.raw('begin; set local plan_cache_mode = force_generic_plan').execute(conn);
+    await sql.raw('begin; set local plan_cache_mode = force_generic_plan; set local max_parallel_workers_per_gather = 0; set local synchronize_seqscans = off').execute(conn);
     try {
       const out = await fn(conn);
       await sql.raw('commit').execute(conn);
