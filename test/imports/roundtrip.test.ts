@@ -11,7 +11,7 @@ import { type ImportSuite, importFile, importSuite, makeZip, PNG, readAttachment
  * at 1,000 pages.)
  */
 
-const suite = importSuite();
+const suite = importSuite({ RATE_LIMIT_MAX: 1_000_000 });
 let t: TestApp;
 let ws: ImportSuite['ws'];
 
