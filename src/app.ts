@@ -2,54 +2,56 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { authRoutes } from './areas/auth/auth.routes.js';
-import { oidcRoutes } from './areas/auth/oidc.routes.js';
-import { Authenticator } from './areas/auth/auth.service.js';
-import { usersRoutes } from './areas/users/users.routes.js';
-import { pagesRoutes } from './areas/pages/pages.routes.js';
-import { restrictionsRoutes } from './areas/pages/restrictions/restrictions.routes.js';
-import { spacesRoutes } from './areas/spaces/spaces.routes.js';
-import { groupsRoutes } from './areas/groups/groups.routes.js';
-import { commentsRoutes } from './areas/comments/comments.routes.js';
 import { attachmentsRoutes } from './areas/attachments/attachments.routes.js';
-import { exportsRoutes } from './areas/exports/exports.routes.js';
 import { auditRoutes } from './areas/audit/audit.routes.js';
-import { importsRoutes } from './areas/imports/imports.routes.js';
-import { workspacesRoutes } from './areas/workspaces/workspaces.routes.js';
-import { invitationsRoutes } from './areas/invitations/invitations.routes.js';
-import { goalsRoutes } from './areas/goals/goals.routes.js';
-import { researchRoutes } from './areas/research/research.routes.js';
-import { projectsRoutes } from './areas/projects/projects.routes.js';
-import { tasksRoutes } from './areas/tasks/tasks.routes.js';
-import { searchRoutes } from './areas/search/search.routes.js';
-import { memoryRoutes } from './areas/memory/memory.routes.js';
-import { knowledgeRoutes } from './areas/knowledge/knowledge.routes.js';
+import { authRoutes } from './areas/auth/auth.routes.js';
+import { Authenticator } from './areas/auth/auth.service.js';
+import { oidcRoutes } from './areas/auth/oidc.routes.js';
 import { registerBugReports } from './areas/bug-reports/bug-reports.routes.js';
-import { localSyncRoutes } from './areas/local-sync/local-sync.routes.js';
-import { sharesRoutes } from './areas/shares/shares.routes.js';
-import { registerNotifications } from './areas/notifications/notifications.routes.js';
-import { webhooksRoutes } from './areas/webhooks/webhooks.routes.js';
-import { readerIsIndexable } from './areas/shares/shares.public.service.js';
 import { registerCollab } from './areas/collab/collab.server.js';
-import { createServiceEnv } from './env.js';
-import type { ServiceEnv } from './context.js';
+import { commentsRoutes } from './areas/comments/comments.routes.js';
+import { exportsRoutes } from './areas/exports/exports.routes.js';
+import { goalsRoutes } from './areas/goals/goals.routes.js';
+import { groupsRoutes } from './areas/groups/groups.routes.js';
+import { importsRoutes } from './areas/imports/imports.routes.js';
+import { invitationsRoutes } from './areas/invitations/invitations.routes.js';
+import { knowledgeRoutes } from './areas/knowledge/knowledge.routes.js';
+import { localSyncRoutes } from './areas/local-sync/local-sync.routes.js';
+import { memoryRoutes } from './areas/memory/memory.routes.js';
+import { registerNotifications } from './areas/notifications/notifications.routes.js';
+import { pagesRoutes } from './areas/pages/pages.routes.js';
+import { personalPagesRoutes } from './areas/pages/personal/personal.routes.js';
+import { restrictionsRoutes } from './areas/pages/restrictions/restrictions.routes.js';
+import { projectsRoutes } from './areas/projects/projects.routes.js';
+import { researchRoutes } from './areas/research/research.routes.js';
+import { searchRoutes } from './areas/search/search.routes.js';
+import { registerShareReader } from './areas/shares/reader/reader.routes.js';
+import { sharesRoutes } from './areas/shares/shares.routes.js';
+import { spacesRoutes } from './areas/spaces/spaces.routes.js';
+import { tasksRoutes } from './areas/tasks/tasks.routes.js';
+import { templatesRoutes } from './areas/templates/templates.routes.js';
+import { usersRoutes } from './areas/users/users.routes.js';
+import { webhooksRoutes } from './areas/webhooks/webhooks.routes.js';
+import { workspacesRoutes } from './areas/workspaces/workspaces.routes.js';
 import type { Config } from './config.js';
+import type { ServiceEnv } from './context.js';
 import type { Database } from './db/index.js';
-import { frameworkErrors, registerErrorHandling } from './http/errors.js';
-import { registerOpenApi } from './http/openapi.js';
-import { registerHealth } from './http/health.js';
-import { registerMetrics } from './http/metrics.js';
-import { loggedRequest } from './http/redact-url.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
-import { registerWebApp } from './http/web-app.js';
+import { createServiceEnv } from './env.js';
 import { AuthThrottle } from './http/auth-throttle.js';
+import { frameworkErrors, registerErrorHandling } from './http/errors.js';
+import { registerHealth } from './http/health.js';
 import { registerJsonBody } from './http/json-body.js';
+import { registerMetrics } from './http/metrics.js';
+import { registerOpenApi } from './http/openapi.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { loggedRequest } from './http/redact-url.js';
 import { type HttpDeps, registerRequestGate, requestId } from './http/request-context.js';
 import { registerVersioned, typed } from './http/routes.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { zodValidatorCompiler } from './http/validation.js';
-import { registerMcp } from './mcp/index.js';
+import { registerWebApp } from './http/web-app.js';
 import { appLoggerOptions } from './logging.js';
+import { registerMcp } from './mcp/index.js';
 
 export interface AppDeps {
   /** Settings and collaborators shared with background jobs; made from `config` when absent. */
@@ -98,7 +100,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     credentials: false,
     // The plugin's default is GET, HEAD and POST: a browser app on another origin could not update or delete.
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition', 'Content-Range', 'Accept-Ranges'],
+    exposedHeaders: [
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Retry-After',
+      'Content-Disposition',
+      'Content-Range',
+      'Accept-Ranges',
+    ],
     maxAge: 600,
   });
 
@@ -118,7 +129,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealth(app, { database, redis: deps.redis, blobs: env.blobs, readyCacheMs: config.HEALTH_READY_CACHE_MS, log: app.log });
   registerMetrics(app, { config, database, redis: deps.redis, keyPrefix: deps.rateLimitKeyPrefix });
 
-  registerVersioned(app, httpDeps, [authRoutes, oidcRoutes, usersRoutes, workspacesRoutes, invitationsRoutes, projectsRoutes, tasksRoutes, spacesRoutes, groupsRoutes, searchRoutes, pagesRoutes, restrictionsRoutes, commentsRoutes, attachmentsRoutes, exportsRoutes, importsRoutes, auditRoutes, memoryRoutes, knowledgeRoutes, sharesRoutes, webhooksRoutes]);
+  registerVersioned(app, httpDeps, [
+    authRoutes,
+    oidcRoutes,
+    usersRoutes,
+    workspacesRoutes,
+    invitationsRoutes,
+    projectsRoutes,
+    tasksRoutes,
+    spacesRoutes,
+    groupsRoutes,
+    searchRoutes,
+    pagesRoutes,
+    templatesRoutes,
+    personalPagesRoutes,
+    restrictionsRoutes,
+    commentsRoutes,
+    attachmentsRoutes,
+    exportsRoutes,
+    importsRoutes,
+    auditRoutes,
+    memoryRoutes,
+    knowledgeRoutes,
+    sharesRoutes,
+    webhooksRoutes,
+  ]);
   app.register(async (scope) => goalsRoutes(typed(scope), httpDeps), { prefix: '/api' });
   app.register(async (scope) => researchRoutes(typed(scope), httpDeps), { prefix: '/api' });
   app.register(async (scope) => localSyncRoutes(typed(scope), httpDeps), { prefix: '/api' });
@@ -126,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBugReports(app, httpDeps, deps.redis, deps.rateLimitKeyPrefix);
   registerMcp(app, httpDeps, app.bugReports.journeys);
   env.liveDocuments = registerCollab(app, httpDeps, { redis: deps.redis, keyPrefix: deps.rateLimitKeyPrefix });
-  await registerWebApp(app, config.WEB_DIST_DIR, { indexable: (path) => readerIsIndexable(database.db, path) });
+  registerShareReader(app, httpDeps);
+  await registerWebApp(app, config.WEB_DIST_DIR);
   return app;
 }

@@ -45,6 +45,7 @@ export default defineConfig({
   server: {
     host: '127.0.0.1',
     port: 5173,
-    proxy: { '/api': { target: api, changeOrigin: false, ws: true } },
+    // /s/…: the public reader of share links is rendered by the service.
+    proxy: { '/api': { target: api, changeOrigin: false, ws: true }, '/s/': { target: api, changeOrigin: false } },
   },
 });

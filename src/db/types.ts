@@ -9,16 +9,18 @@ import type { ExportsTables } from './tables/exports.js';
 import type { GoalsTables } from './tables/goals.js';
 import type { IdentitiesTables } from './tables/identities.js';
 import type { ImportsTables } from './tables/imports.js';
+import type { InvitationsTables } from './tables/invitations.js';
 import type { JobTables } from './tables/jobs.js';
 import type { LocalSyncTables } from './tables/local-sync.js';
 import type { MemoryTables } from './tables/memory.js';
 import type { NotificationsTables } from './tables/notifications.js';
-import type { InvitationsTables } from './tables/invitations.js';
 import type { PageRestrictionTables, PagesTables } from './tables/pages.js';
+import type { PersonalPagesTables } from './tables/personal.js';
 import type { ResearchTables } from './tables/research.js';
 import type { SharesTables } from './tables/shares.js';
 import type { SpacesTables } from './tables/spaces.js';
 import type { TasksTables } from './tables/tasks.js';
+import type { TemplatesTables } from './tables/templates.js';
 import type { WebhooksTables } from './tables/webhooks.js';
 
 /** Table types as Kysely sees them (camelCase; the CamelCasePlugin maps to snake_case columns). */
@@ -95,6 +97,7 @@ export interface DB
     SpacesTables,
     TasksTables,
     GoalsTables,
+    TemplatesTables,
     CommentsTables,
     AttachmentsTables,
     ResearchTables,
@@ -111,7 +114,8 @@ export interface DB
     AuthTables,
     EventsTables,
     NotificationsTables,
-    WebhooksTables {}
+    WebhooksTables,
+    PersonalPagesTables {}
 
 export type UserRow = Selectable<UserTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;

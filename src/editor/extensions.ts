@@ -4,6 +4,8 @@ import { TaskItem, TaskList } from '@tiptap/extension-list';
 import { Mention } from '@tiptap/extension-mention';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { StarterKit } from '@tiptap/starter-kit';
+import { blockExtensions } from './blocks.js';
+import { Highlight } from './highlight.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
 
 /**
@@ -193,4 +195,6 @@ export const extensions: AnyExtension[] = [
     label: nullable(str(LIMITS.short)),
     mentionSuggestionChar: str(2),
   }),
+  Highlight,
+  ...blockExtensions,
 ];

@@ -1,15 +1,16 @@
-import { DOMParser as PMDOMParser } from '@tiptap/pm/model';
+import { DOMSerializer, DOMParser as PMDOMParser } from '@tiptap/pm/model';
 import { Window } from 'happy-dom';
-import { schema } from './schema.js';
+import { schema, storedSchema } from './schema.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
-import type { DocJson } from './validate.js';
+import { type DocJson, readDocument } from './validate.js';
 
 /**
  * HTML → a document of the shared schema, through ProseMirror's own DOM parser (the parse rules the Tiptap
  * extensions declare, as `@tiptap/html`'s `generateJSON` does) over a happy-dom document with scripts, styles and
  * frames never loaded. What the schema cannot hold is reported, never dropped in silence: each kind of element
  * that carries content the parser would discard (a video, a frame, a form…) is named once in `dropped`, and a link or
- * image whose URL is not allowed keeps its text (or alt text) and is named too.
+ * image whose URL is not allowed keeps its text (or alt text) and is named too. And back: `documentToHtml`, the HTML form
+ * of a document that exports and the public reader share.
  */
 
 /** happy-dom as a parser only: no script runs, nothing is fetched, no layout is computed. */
@@ -97,4 +98,29 @@ export function elementToDocument(root: Element, options: HtmlOptions = {}): Htm
 /** A whole HTML file (or fragment) as a document, from its `<body>`. */
 export function htmlToDocument(html: string, options: HtmlOptions = {}): HtmlConversion {
   return withHtmlDocument(html, (document) => elementToDocument(document.body, options));
+}
+
+let serializer: DOMSerializer | undefined;
+
+/**
+ * A document as HTML, by ProseMirror's DOM serializer of the shared schema (each node's `renderHTML`), which is what
+ * `@tiptap/html`'s `generateHTML` does. Into `into` when given (a caller that post-processes the elements), and with
+ * `document` when given (a caller converting many documents makes one happy-dom window for all: about ten times faster).
+ * The stored document is trusted to be valid (it was checked when written); what a public reader shows is sanitized by
+ * its caller.
+ */
+export function documentToHtml(doc: DocJson, options: { document?: Document; into?: HTMLElement } = {}): string {
+  const own = options.document ? null : new Window({ settings: HAPPY_DOM_SETTINGS });
+  const document = options.document ?? (own?.document as unknown as Document);
+  try {
+    serializer ??= DOMSerializer.fromSchema(storedSchema);
+    const wrap = options.into ?? document.createElement('div');
+    serializer.serializeFragment(readDocument(doc).content, { document }, wrap);
+    return wrap.innerHTML;
+  } finally {
+    if (own) {
+      own.happyDOM.abort();
+      void own.happyDOM.close();
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import type { Node as PMNode } from '@tiptap/pm/model';
-import MarkdownIt, { type StateCore, type Token } from 'markdown-it';
+import MarkdownIt, { type StateCore, type StateInline, type Token } from 'markdown-it';
 import { defaultMarkdownSerializer, MarkdownParser, MarkdownSerializer, type MarkdownSerializerState } from 'prosemirror-markdown';
+import { blocksPlugin, blockTokens } from './markdown-blocks.js';
 import { schema } from './schema.js';
 import { isNode } from './text.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
@@ -16,6 +17,7 @@ import { type DocJson, documentError, parseDocument, readDocument } from './vali
  *   icon in a sentence) stays there, an `inlineImage`; images in a heading without text move after it;
  * - tables: GFM pipe tables; the first row is the header; column alignment kept; a cell holds one line of inline
  *   content (several blocks in a cell are joined with spaces; colspan/rowspan are not expressible);
+ * - highlight: `==text==` (as Obsidian, Typora and markdown-it-mark write it); a `==` in plain text is written `\==`;
  * - raw HTML is not interpreted (kept as text);
  * - a paragraph that is a lone `\\` is an empty paragraph (Outline writes empty paragraphs so). The writer uses it
  *   where an empty paragraph carries structure: the empty first paragraph of a list item with more blocks after it
@@ -215,9 +217,61 @@ function blockImagesRule(state: StateCore) {
   state.tokens = out;
 }
 
+const EQUALS = 0x3d;
+
+/**
+ * `==text==` as highlight: markdown-it's own strikethrough rule with `=` for `~` (the same delimiter runs and flanking
+ * rules, so `a == b == c` stays text and `==**bold**==` nests).
+ */
+function highlightTokenize(state: StateInline, silent: boolean): boolean {
+  if (silent || state.src.charCodeAt(state.pos) !== EQUALS) return false;
+  const scanned = state.scanDelims(state.pos, true);
+  let len = scanned.length;
+  if (len < 2) return false;
+  if (len % 2) {
+    state.push('text', '', 0).content = '=';
+    len--;
+  }
+  for (let i = 0; i < len; i += 2) {
+    state.push('text', '', 0).content = '==';
+    state.delimiters.push({ marker: EQUALS, length: 0, token: state.tokens.length - 1, end: -1, open: scanned.can_open, close: scanned.can_close });
+  }
+  state.pos += scanned.length;
+  return true;
+}
+
+function highlightPairs(state: StateInline, delimiters: StateInline['delimiters']) {
+  const lone: number[] = [];
+  for (const start of delimiters) {
+    if (start.marker !== EQUALS || start.end === -1) continue;
+    const end = delimiters[start.end];
+    Object.assign(state.tokens[start.token], { type: 'mark_open', tag: 'mark', nesting: 1, markup: '==', content: '' });
+    Object.assign(state.tokens[end.token], { type: 'mark_close', tag: 'mark', nesting: -1, markup: '==', content: '' });
+    const before = state.tokens[end.token - 1];
+    if (before.type === 'text' && before.content === '=') lone.push(end.token - 1);
+  }
+  // A lone `=` left before a close moves after it (`===a===` is `=` + highlighted `a` + `=`, as strikethrough does).
+  while (lone.length) {
+    const i = lone.pop()!;
+    let j = i + 1;
+    while (j < state.tokens.length && state.tokens[j].type === 'mark_close') j++;
+    j--;
+    if (i !== j) [state.tokens[i], state.tokens[j]] = [state.tokens[j], state.tokens[i]];
+  }
+}
+
+function highlightPostProcess(state: StateInline): boolean {
+  highlightPairs(state, state.delimiters);
+  for (const meta of state.tokens_meta) if (meta?.delimiters) highlightPairs(state, meta.delimiters);
+  return false;
+}
+
 const tokenizer = MarkdownIt('default', { html: false, linkify: false, typographer: false });
 // Refuse what neither a link nor an image may carry (the unrefused stays text, as markdown-it writes it).
 tokenizer.validateLink = (url) => url.startsWith(MENTION) || isAllowedLinkUrl(url) || isAllowedImageUrl(url);
+tokenizer.inline.ruler.before('emphasis', 'kb_highlight', highlightTokenize);
+tokenizer.inline.ruler2.before('emphasis', 'kb_highlight', highlightPostProcess);
+tokenizer.use(blocksPlugin);
 tokenizer.core.ruler.push('kb_mentions', mentionsRule);
 tokenizer.core.ruler.push('kb_allowed_urls', allowedUrlsRule);
 tokenizer.core.ruler.push('kb_table_cells', tableCellsRule);
@@ -258,8 +312,10 @@ const parser = new MarkdownParser(schema, tokenizer, {
   em: { mark: 'italic' },
   strong: { mark: 'bold' },
   s: { mark: 'strike' },
+  mark: { mark: 'highlight' },
   link: { mark: 'link', getAttrs: (tok) => ({ href: tok.attrGet('href'), title: tok.attrGet('title') || null }) },
   code_inline: { mark: 'code', noCloseToken: true },
+  ...blockTokens,
 });
 
 /**
@@ -334,7 +390,44 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
   {
     doc: (state, node) => state.renderContent(node),
     paragraph: base.paragraph,
-    text: base.text,
+    // `$` is escaped in text, so a price never reads back as math.
+    text: (state, node) => {
+      const parts = (node.text ?? '').split('$');
+      parts.forEach((part, i) => {
+        if (i > 0) state.write('\\$');
+        if (part) state.text(part, !(state as { inAutolink?: boolean }).inAutolink);
+      });
+    },
+    callout: (state, node) => {
+      state.write(`:::${node.attrs.type}${node.attrs.icon ? ` ${node.attrs.icon}` : ''}`);
+      state.ensureNewLine();
+      state.renderContent(node);
+      state.write(':::');
+      state.closeBlock(node);
+    },
+    details: (state, node) => {
+      state.write('<details>');
+      state.ensureNewLine();
+      state.renderContent(node);
+      state.write('</details>');
+      state.closeBlock(node);
+    },
+    detailsSummary: (state, node) => {
+      state.write('<summary>');
+      state.renderInline(node);
+      state.write('</summary>');
+      state.closeBlock(node);
+    },
+    detailsContent: (state, node) => state.renderContent(node),
+    mathBlock: (state, node) => {
+      state.write('$$');
+      state.ensureNewLine();
+      state.text(node.attrs.latex, false);
+      state.ensureNewLine();
+      state.write('$$');
+      state.closeBlock(node);
+    },
+    mathInline: (state, node) => state.write(`$${String(node.attrs.latex).replace(/\$/g, '\\$')}$`),
     blockquote: base.blockquote,
     heading: base.heading,
     horizontalRule: (state, node) => {
@@ -393,10 +486,12 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
     italic: { open: '*', close: '*', mixable: true, expelEnclosingWhitespace: true },
     bold: { open: '**', close: '**', mixable: true, expelEnclosingWhitespace: true },
     strike: { open: '~~', close: '~~', mixable: true, expelEnclosingWhitespace: true },
+    highlight: { open: '==', close: '==', mixable: true, expelEnclosingWhitespace: true },
     link: defaultMarkdownSerializer.marks.link,
     code: defaultMarkdownSerializer.marks.code,
   },
-  { hardBreakNodeName: 'hardBreak' },
+  // A `==` in text would read back as a highlight's edge: its first `=` is escaped (`\==`).
+  { hardBreakNodeName: 'hardBreak', escapeExtraCharacters: /=(?==)/g },
 );
 
 /** Document (stored JSON, see `readDocument`, or a node) → Markdown, ending in one newline (empty for an empty document). */

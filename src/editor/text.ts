@@ -8,6 +8,9 @@ function leafText(node: PMNode): string {
       return '\n';
     case 'mention':
       return `@${node.attrs.label ?? node.attrs.id}`;
+    case 'mathInline':
+    case 'mathBlock':
+      return node.attrs.latex ?? '';
     case 'image':
     case 'inlineImage':
       return node.attrs.alt ?? '';

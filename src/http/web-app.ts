@@ -12,13 +12,6 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** A missing file of these kinds is a broken reference (404), not a deep link into the app. */
 const FILE_NAME = /\.(js|mjs|css|map|json|txt|xml|webmanifest|ico|png|jpe?g|gif|svg|webp|avif|woff2?|ttf|otf|wasm)$/i;
 const NOT_BUILT = 'The web app is not built: run npm run build\n';
-/** The public reader of share links. */
-const PUBLIC_SHARE_PATH = /^\/s\//;
-
-export interface WebAppOptions {
-  /** Whether search engines may index the app's page at this `/s/…` path (a share that allows it); otherwise noindex. */
-  indexable?: (path: string) => Promise<boolean>;
-}
 
 async function isFile(file: string): Promise<boolean> {
   try {
@@ -38,10 +31,10 @@ function fileUnder(root: string, relative: string): string | null {
 /**
  * Serves the built web app (`WEB_DIST_DIR`) at `/`: its files as they are, and `index.html` for every other GET
  * outside the service's own paths, so a deep link (`/w/acme/s/eng/p/…`) works on reload; the app's router takes it
- * from there. Only GET and HEAD: any other method on an unknown path stays a JSON 404. When the app is not built, the
+ * from there (the public reader of share links, `/s/…`, is the server's own: areas/shares/reader). Only GET and HEAD: any other method on an unknown path stays a JSON 404. When the app is not built, the
  * service still starts and the app's paths answer 503.
  */
-export async function registerWebApp(app: FastifyInstance, distDir: string, options: WebAppOptions = {}) {
+export async function registerWebApp(app: FastifyInstance, distDir: string) {
   const root = path.resolve(distDir);
   if (!(await isFile(path.join(root, 'index.html'))))
     app.log.warn({ dir: root }, 'The web app is not built (no index.html): run npm run build; until then / answers 503');
@@ -63,9 +56,6 @@ export async function registerWebApp(app: FastifyInstance, distDir: string, opti
       if (relative.startsWith(ASSETS) || FILE_NAME.test(relative)) return reply.callNotFound();
       if (!(await isFile(path.join(root, 'index.html'))))
         return reply.status(503).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
-      // A public share's reader (/s/<token>): noindex unless that share lets search engines in.
-      const urlPath = request.url.split('?')[0];
-      if (PUBLIC_SHARE_PATH.test(urlPath) && !(await options.indexable?.(urlPath))) reply.header('x-robots-tag', 'noindex');
       // no-cache: the page names the current hashed assets, so it is revalidated (ETag) on every load.
       return sendAppFile(reply, 'index.html', 'no-cache');
     };

@@ -21,6 +21,7 @@ export { searchTools } from '../areas/search/search.tools.js';
 export { shareTools } from '../areas/shares/shares.tools.js';
 export { spaceTools } from '../areas/spaces/spaces.tools.js';
 export { taskTools } from '../areas/tasks/tasks.tools.js';
+export { templateTools } from '../areas/templates/templates.tools.js';
 export { userTools } from '../areas/users/users.tools.js';
 export { webhookTools } from '../areas/webhooks/webhooks.tools.js';
 export { workspaceTools } from '../areas/workspaces/workspaces.tools.js';

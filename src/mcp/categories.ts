@@ -5,6 +5,11 @@ export const CATEGORIES = [
   { id: 'space', name: 'Space Management', description: 'Spaces, their members and permissions' },
   { id: 'group', name: 'Group Management', description: 'Groups of users, used to grant space roles' },
   { id: 'page', name: 'Page Management', description: 'Pages: read and write as Markdown, move, history, restore, trash, recover' },
+  {
+    id: 'template',
+    name: 'Templates',
+    description: 'Page templates: make one from Markdown or a page, start pages from it with {{date}}, {{author}} and {{title}} filled',
+  },
   { id: 'comment', name: 'Comments', description: 'Comment threads on pages' },
   { id: 'notification', name: 'Notifications', description: 'Your mentions, replies, assignments and watched pages; watch and unwatch pages' },
   { id: 'attachment', name: 'Attachments', description: 'Files attached to pages: list, read text content, upload, delete' },

@@ -9,6 +9,7 @@ import { renderExportPages } from '../areas/exports/exports.render.js';
 import { convertImportPages } from '../areas/imports/imports.convert.js';
 import { chunkDocument, type Passage } from '../areas/knowledge/knowledge.chunk.js';
 import { htmlToText } from '../areas/research/sources/html.js';
+import { readerContent } from '../areas/shares/reader/reader.content.js';
 import { type DocJson, documentToMarkdown, markdownToDocument } from '../editor/index.js';
 import { documentToYState, type LiveSnapshot, outsideWriteToYUpdate, yStateToSnapshot } from '../editor/ydoc.js';
 import { embedWithEncoder } from '../embeddings/use-model.js';
@@ -40,6 +41,8 @@ export const cpuTasks = {
   outsideWriteToYUpdate: (input: { state: Uint8Array; json: DocJson }) => outsideWriteToYUpdate(input),
   /** A batch of exported pages as the text of their files (Markdown with front matter, or HTML). */
   renderExportPages,
+  /** A shared page's content as the public reader's sanitized HTML (large pages). */
+  readerContent: (doc: DocJson) => readerContent(doc),
   /** A batch of imported files as documents, by their source's `convert`. */
   convertImportPages,
 };

@@ -1,6 +1,7 @@
 import { type PageToRender, type RenderFormat, renderExportPages } from '../areas/exports/exports.render.js';
 import { type ConvertInput, type ConvertOutput, convertImportPages } from '../areas/imports/imports.convert.js';
 import { htmlToText } from '../areas/research/sources/html.js';
+import { type ReaderContent, readerContent } from '../areas/shares/reader/reader.content.js';
 import type { DocJson } from '../editor/index.js';
 import { documentToMarkdown, markdownToDocument } from '../editor/index.js';
 import { documentToYState, type LiveSnapshot, outsideWriteToYUpdate, yStateToSnapshot } from '../editor/ydoc.js';
@@ -53,6 +54,11 @@ export function renderExportPagesOffThread(
 ): Promise<string[]> {
   const large = (input.format === 'html' && input.pages.length > 8) || atLeast({ content: input.pages.map((p) => p.doc) }, OFFLOAD_MIN_BYTES);
   return large ? runCpuTask(settings, 'renderExportPages', input, { signal, priority: 'background' }) : Promise.resolve(renderExportPages(input));
+}
+
+/** A shared page as the public reader's HTML, off the request thread when the page is large. */
+export function readerContentOffThread(settings: CpuPoolSettings, doc: DocJson): Promise<ReaderContent> {
+  return atLeast(doc, OFFLOAD_MIN_BYTES / 2) ? runCpuTask(settings, 'readerContent', doc) : Promise.resolve(readerContent(doc));
 }
 
 /** A batch of imported pages as documents; on the background lane once the batch holds much text or HTML. */

@@ -27,7 +27,11 @@ describe('schema', () => {
       [
         'blockquote',
         'bulletList',
+        'callout',
         'codeBlock',
+        'details',
+        'detailsContent',
+        'detailsSummary',
         'doc',
         'hardBreak',
         'heading',
@@ -35,6 +39,8 @@ describe('schema', () => {
         'image',
         'inlineImage',
         'listItem',
+        'mathBlock',
+        'mathInline',
         'mention',
         'orderedList',
         'paragraph',
@@ -47,7 +53,7 @@ describe('schema', () => {
         'text',
       ].sort(),
     );
-    expect(Object.keys(schema.marks).sort()).toEqual(['bold', 'code', 'italic', 'link', 'strike']);
+    expect(Object.keys(schema.marks).sort()).toEqual(['bold', 'code', 'highlight', 'italic', 'link', 'strike']);
   });
 });
 
@@ -140,6 +146,8 @@ describe('Markdown', () => {
     tables: '| Name | Qty | Note |\n| :-- | --: | :-: |\n| apple | 3 | `x \\| y` |\n| pear | 10 | **ripe** |\n',
     'list items whose first paragraph is empty':
       '- \\\n\n  ![icon](https://x/i.png)\n\n  **Sort** files\n- \n  - nested\n\n1. \\\n\n   second paragraph\n2. b\n',
+    highlight: 'Some ==highlighted== text, **==bold and highlighted==**, *==both==* and [==a link==](https://x).\n',
+    'equals signs that are not a highlight': 'a \\== b, x \\==y and 1 = 1 and \\==\n',
     escapes: '\\# not a heading\n\n1\\. not a list\n\n\\[x\\] not a task\n\n\\*not emphasis\\*\n',
   };
 
@@ -151,6 +159,19 @@ describe('Markdown', () => {
       expect(markdownToDocument(documentToMarkdown(json))).toEqual(json);
     });
   }
+
+  it('reads ==text== as highlight, written back as ==text==, as HTML <mark>, with the text unchanged for search', () => {
+    const json = markdownToDocument('Pay ==by Friday== please; a == b stays text.\n') as { content: any[] };
+    expect(json.content[0]).toEqual(p(text('Pay '), text('by Friday', [{ type: 'highlight' }]), text(' please; a == b stays text.')));
+    expect(documentToText(json)).toBe('Pay by Friday please; a == b stays text.');
+    expect(documentToMarkdown(json)).toBe('Pay ==by Friday== please; a \\== b stays text.\n');
+    // HTML in (an import or a paste) reads <mark>; the export writes it (the schema's DOM form).
+    expect(htmlToDocument('<p>a <mark>marked</mark> word</p>').doc.content).toEqual([p(text('a '), text('marked', [{ type: 'highlight' }]), text(' word'))]);
+    expect(schema.marks.highlight.spec.toDOM?.(schema.marks.highlight.create(), true)).toEqual(['mark', {}, 0]);
+    // Validation: the mark takes no attributes and is not allowed in code.
+    expect(problem(docOf(p({ type: 'text', text: 'x', marks: [{ type: 'highlight', attrs: { color: 'red' } }] }))).reason).toMatch(/unknown attribute "color"/);
+    expect(problem(docOf({ type: 'codeBlock', content: [text('x', [{ type: 'highlight' }])] })).reason).toMatch(/highlight/);
+  });
 
   it('reads each construct into the right nodes', () => {
     const json = markdownToDocument('- [x] done\n\n[@Ann](mention:u1)\n\n```py\nx\n```\n\n| h |\n| :-: |\n| c |\n\n![a](https://x/i.png)\n\n~~s~~\n') as {

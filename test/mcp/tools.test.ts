@@ -33,8 +33,8 @@ interface Case {
   before?: () => Promise<void>;
 }
 
-/** Categories whose tools are exercised through call_tool by their own area's tests (memory and knowledge search, exports, invitations, webhooks, notifications). */
-const COVERED_ELSEWHERE = new Set(['memory', 'knowledge', 'export', 'invitation', 'webhook', 'notification']);
+/** Categories whose tools are exercised through call_tool by their own area's tests (memory and knowledge search, exports, invitations, webhooks, notifications; templates in test/mcp/templates.test.ts, through the SDK client). */
+const COVERED_ELSEWHERE = new Set(['memory', 'knowledge', 'export', 'invitation', 'webhook', 'notification', 'template']);
 
 async function call(who: Who | TestUser, name: string, args: Record<string, unknown>): Promise<Response> {
   const user = typeof who === 'string' ? ws[who] : who;
@@ -116,7 +116,8 @@ const cases: Case[] = [
     tool: 'audit_log_list',
     as: 'admin',
     args: () => ({ workspaceId: W(), action: ['member.added'], actorId: ws.admin.id, targetId: ws.editor.id }),
-    ok: (o) => expect(o).toMatchObject({ data: [{ action: 'member.added', target: { id: ws.editor.id }, details: { role: 'editor' } }], meta: { hasMore: false } }),
+    ok: (o) =>
+      expect(o).toMatchObject({ data: [{ action: 'member.added', target: { id: ws.editor.id }, details: { role: 'editor' } }], meta: { hasMore: false } }),
   },
   { tool: 'audit_log_list', as: 'editor', args: () => ({ workspaceId: W() }), error: [403, 'FORBIDDEN'] },
 
@@ -443,6 +444,54 @@ const cases: Case[] = [
     },
   },
   { tool: 'page_recover', as: 'editor', args: () => ({ pageId: unknownId }), error: [404, 'NOT_FOUND'] },
+  // --- duplicate, favourites and recent pages (their own tests: test/pages/duplicate.test.ts, favorites-recent.test.ts)
+  {
+    tool: 'page_duplicate',
+    as: 'editor',
+    args: () => ({ pageId: s.child, title: 'Catalog copy' }),
+    ok: async (o) => {
+      expect(o).toMatchObject({ title: 'Catalog copy', spaceId: s.space });
+      expect((await markdownOf(o.id)).trim()).toBe('Install things.');
+      // Out of the way of the search cases below.
+      await ok('editor', 'page_delete', { pageId: o.id });
+    },
+  },
+  { tool: 'page_duplicate', as: 'viewer', args: () => ({ pageId: s.child }), error: [403, 'FORBIDDEN'] },
+  {
+    tool: 'page_favorite_add',
+    as: 'viewer',
+    args: () => ({ pageId: s.page }),
+    ok: (o) => expect(o).toMatchObject({ pageId: s.page, favorite: true, favoritedAt: expect.any(String) }),
+  },
+  { tool: 'page_favorite_add', as: 'viewer', args: () => ({ pageId: unknownId }), error: [404, 'NOT_FOUND'] },
+  {
+    tool: 'page_favorite_list',
+    as: 'viewer',
+    args: () => ({ workspaceId: W() }),
+    ok: (o) => expect(o.items.map((p: { id: string }) => p.id)).toEqual([s.page]),
+  },
+  { tool: 'page_favorite_list', as: 'viewer', args: () => ({ workspaceId: W(), limit: 100_000 }), error: [422, 'VALIDATION_ERROR'] },
+  {
+    tool: 'page_favorite_remove',
+    as: 'viewer',
+    args: () => ({ pageId: s.page }),
+    ok: async (o) => {
+      expect(o).toMatchObject({ pageId: s.page, favorite: false });
+      expect((await ok('viewer', 'page_favorite_list', { workspaceId: W() })).items).toEqual([]);
+    },
+  },
+  { tool: 'page_favorite_remove', as: 'viewer', args: () => ({ pageId: unknownId }), error: [404, 'NOT_FOUND'] },
+  {
+    tool: 'page_recent',
+    as: 'viewer',
+    args: () => ({ workspaceId: W() }),
+    ok: (o) => {
+      // Visits are noted for the web app's sessions only; an agent's reads are not visits.
+      expect(o.visited).toEqual([]);
+      expect(o.updated.map((p: { id: string }) => p.id)).toContain(s.child);
+    },
+  },
+  { tool: 'page_recent', as: 'viewer', args: () => ({ workspaceId: W(), limit: 100_000 }), error: [422, 'VALIDATION_ERROR'] },
 
   // --- comments
   {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceEnv } from '../../src/context.js';
 import { trashJobs } from '../../src/areas/pages/trash/trash.jobs.js';
+import { purgeExpiredTrash } from '../../src/areas/pages/trash/trash.service.js';
+import { BlobNotFoundError, createBlobStore } from '../../src/blobs/index.js';
+import type { ServiceEnv } from '../../src/context.js';
 import { enqueue } from '../../src/jobs/queue.js';
 import { collectJobs } from '../../src/jobs/registry.js';
 import { Worker } from '../../src/jobs/worker.js';
-import { purgeExpiredTrash } from '../../src/areas/pages/trash/trash.service.js';
-import { BlobNotFoundError, createBlobStore } from '../../src/blobs/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 import { childTitles, createSpace, doc, newPage } from './helpers.js';
@@ -85,6 +85,40 @@ describe('history', () => {
     expect(v2.body.data).toMatchObject({ title: 'Second', content: doc('edited') });
     const row = await t.database.db.selectFrom('pages').select('textContent').where('id', '=', page.id).executeTakeFirstOrThrow();
     expect(row.textContent).toBe('original');
+  });
+
+  it('restore answers with the version it replaced, and restoring that one undoes it (a new version by the restorer)', async () => {
+    const space = (await createSpace(t, admin, ws)).id;
+    const page = await newPage(t, admin, ws, space, { title: 'Plan', content: doc('draft') });
+    await put(page.id, { content: doc('final') }, admin);
+    const [current, first] = (await history(page.id)).data;
+    const restored = await t.request({ method: 'POST', url: `/api/v1/pages/${page.id}/restore`, token: editor.token, body: { historyId: first.id } });
+    expect(restored.status).toBe(200);
+    const { restore } = restored.body.data;
+    expect(restore).toMatchObject({ version: 3, restoredHistoryId: first.id, restoredVersion: 1, previousHistoryId: current.id, previousVersion: 2 });
+    expect((await t.request({ url: `/api/v1/pages/${page.id}`, token: editor.token })).body.data.content).toEqual(doc('draft'));
+
+    // Undo: restore the version that was current just before
+    const undone = await t.request({
+      method: 'POST',
+      url: `/api/v1/pages/${page.id}/restore`,
+      token: editor.token,
+      body: { historyId: restore.previousHistoryId },
+    });
+    expect(undone.status).toBe(200);
+    expect(undone.body.data.restore).toMatchObject({ version: 4, restoredVersion: 2, previousHistoryId: restore.historyId, previousVersion: 3 });
+    expect((await t.request({ url: `/api/v1/pages/${page.id}`, token: editor.token })).body.data).toMatchObject({ title: 'Plan', content: doc('final') });
+    const h = await history(page.id);
+    expect(h.data.map((e: { id: string; version: number; summary: string; createdBy: string }) => [e.version, e.summary, e.createdBy])).toEqual([
+      [4, 'Restored version 2', editor.id],
+      [3, 'Restored version 1', editor.id],
+      [2, 'Edited content', admin.id],
+      [1, 'Created page', admin.id],
+    ]);
+    expect(h.data[1].id).toBe(restore.historyId);
+    // the restore's own version still reads as what it restored
+    const v3 = await t.request({ url: `/api/v1/pages/${page.id}/history/${restore.historyId}`, token: editor.token });
+    expect(v3.body.data.content).toEqual(doc('draft'));
   });
 
   it('refuses to restore an entry of another page, and viewers cannot restore', async () => {

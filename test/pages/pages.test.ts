@@ -82,6 +82,22 @@ describe('pages: create, read, update', () => {
     expect(read.body.data.content).toEqual(doc('changed'));
   });
 
+  it('takes an empty title (a new page not named yet; the app shows "Untitled"), with the slug "untitled"', async () => {
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v1/pages',
+      token: editor.token,
+      body: { workspaceId: ws, spaceId: space, title: '  ', content: { type: 'doc', content: [{ type: 'paragraph' }] } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ title: '', slug: 'untitled' });
+    const named = await t.request({ method: 'PUT', url: `/api/v1/pages/${created.body.data.id}`, token: editor.token, body: { title: 'Payments' } });
+    expect(named.body.data).toMatchObject({ title: 'Payments', slug: 'payments' });
+    const cleared = await t.request({ method: 'PUT', url: `/api/v1/pages/${created.body.data.id}`, token: editor.token, body: { title: '' } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data.title).toBe('');
+  });
+
   it('takes the workspace from the page; a different workspaceId gives 404', async () => {
     const page = await newPage(t, editor, ws, space);
     const wrong = await t.request({ url: `/api/v1/pages/${page.id}`, token: editor.token, query: { workspaceId: 'another-workspace' } });
@@ -451,6 +467,38 @@ describe('pages: markdown', () => {
     const badFormat = await t.request({ url: `/api/v1/pages/${page.id}`, token: editor.token, query: { format: 'html' } });
     expect(badFormat.status).toBe(400);
     expect(badFormat.body.error.code).toBe('INVALID_PARAMETER');
+  });
+});
+
+describe('pages: highlight', () => {
+  it('creates a page from Markdown with ==highlight==, stores the mark, searches its text and gives the Markdown back', async () => {
+    const md = 'Ship ==before the freeze== and *not* after.\n';
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v1/pages',
+      token: editor.token,
+      body: { workspaceId: ws, spaceId: space, title: 'Freeze', markdown: md },
+    });
+    expect(created.status).toBe(201);
+    const read = await t.request({ url: `/api/v1/pages/${created.body.data.id}`, token: editor.token, query: { format: 'markdown' } });
+    expect(read.body.data.markdown).toBe(md);
+    expect(read.body.data.content.content[0].content[1]).toEqual({ type: 'text', text: 'before the freeze', marks: [{ type: 'highlight' }] });
+    const found = await t.request({ url: '/api/v1/search', token: editor.token, query: { workspaceId: ws, query: 'before the freeze' } });
+    expect(found.body.data.map((r: { id: string }) => r.id)).toContain(created.body.data.id);
+    // JSON content with the mark is validated like any other: no attributes.
+    const bad = await t.request({
+      method: 'PUT',
+      url: `/api/v1/pages/${created.body.data.id}`,
+      token: editor.token,
+      body: {
+        content: {
+          type: 'doc',
+          content: [{ type: 'paragraph', content: [{ type: 'text', text: 'x', marks: [{ type: 'highlight', attrs: { color: 'red' } }] }] }],
+        },
+      },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.code).toBe('VALIDATION_ERROR');
   });
 });
 

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
@@ -8,15 +5,11 @@ import { createPage } from '../spaces/helpers.js';
 import { publish, restrict, sharedSetup, tokenOf, visit } from './helpers.js';
 
 let t: TestApp;
-/** A stand-in for the built web app, so the reader's HTML shell can be asked for. */
-const webDist = mkdtempSync(path.join(tmpdir(), 'kb-web-'));
 beforeAll(async () => {
-  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>kb</title>');
-  t = await createTestApp({ WEB_DIST_DIR: webDist });
+  t = await createTestApp();
 });
 afterAll(async () => {
   await t.close();
-  rmSync(webDist, { recursive: true, force: true });
 });
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -245,25 +238,5 @@ describe('public shares: links and attachments', () => {
     const token = tokenOf((await publish(t, editor, root.id)).body.data.url);
     expect((await visit(t, `${token}/search?q=Welcome`)).status).toBe(404);
     expect((await t.request({ url: '/api/v1/search', query: { q: 'Welcome' } })).status).toBe(401);
-  });
-
-  it("serves the reader's HTML shell with noindex unless the share allows indexing", async () => {
-    const { editor, root, chapter } = await tree();
-    const closed = tokenOf((await publish(t, editor, root.id)).body.data.url);
-    const open = tokenOf((await publish(t, editor, chapter.id, { allowIndexing: true })).body.data.url);
-    for (const [url, robots] of [
-      [`/s/${closed}`, 'noindex'],
-      [`/s/${closed}/${root.id}`, 'noindex'],
-      [`/s/${open}`, undefined],
-      [`/s/${open}/${chapter.id}`, undefined],
-      ['/s/unknown', 'noindex'],
-    ] as const) {
-      const res = await t.request({ url });
-      expect(res.status, url).toBe(200);
-      expect(String(res.headers['content-type'])).toContain('text/html');
-      expect(res.headers['x-robots-tag'], url).toBe(robots);
-    }
-    // Elsewhere in the app, nothing changes.
-    expect((await t.request({ url: '/login' })).headers['x-robots-tag']).toBeUndefined();
   });
 });

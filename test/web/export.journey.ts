@@ -53,12 +53,13 @@ describe('export', () => {
     const files = await unzip(space1.bytes);
     expect([...files.keys()].sort()).toEqual(['Team rules.md', 'Welcome.md', 'kb-manifest.json']);
     expect(files.get('Welcome.md')?.toString()).toContain('Start here.');
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
     await dialog.waitFor({ state: 'hidden' });
 
     // A page: HTML, without the pages under it.
     await page.goto(`/w/${hostname}/s/${space.body.data.slug}/p/welcome-${ids[0]}`);
-    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Export…' }).click();
     const pageDialog = page.getByRole('dialog', { name: 'Export “Welcome”' });
     await visible(pageDialog);
     await pageDialog.getByRole('radio', { name: 'HTML' }).check();

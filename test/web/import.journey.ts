@@ -74,7 +74,8 @@ describe('import', () => {
     expect(await page.getByLabel('Title').inputValue()).toBe('Guide');
 
     // A page: one Markdown file goes under it; then a file that is not what its name says is refused with the reason.
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Import under this page…' }).click();
     const under = page.getByRole('dialog', { name: 'Import under “Guide”' });
     await visible(under);
     await visible(under.getByText('The pages go under “Guide”', { exact: false }));

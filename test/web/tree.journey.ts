@@ -106,9 +106,7 @@ describe('spaces and the page tree', () => {
     await expect.poll(() => row(page, 'Appendix').getAttribute('aria-level')).toBe('3');
 
     const token = await tokenOf(web, who);
-    await expect
-      .poll(async () => (await web.t.request({ url: `/api/v1/pages/${appendixId}`, token })).body.data.parentId)
-      .toBe(chapterId);
+    await expect.poll(async () => (await web.t.request({ url: `/api/v1/pages/${appendixId}`, token })).body.data.parentId).toBe(chapterId);
     const read = await web.t.request({ url: `/api/v1/pages/${chapterId}`, token });
     expect(read.body.data.parentId).toBe(guideId);
 
@@ -127,7 +125,11 @@ describe('spaces and the page tree', () => {
     await expect.poll(() => row(page, 'Appendix').getAttribute('aria-posinset')).toBe('1');
     await expect
       .poll(async () => {
-        const res = await web.t.request({ url: '/api/v1/pages', token, query: { workspaceId: read.body.data.workspaceId, spaceId: read.body.data.spaceId, parentId: guideId } });
+        const res = await web.t.request({
+          url: '/api/v1/pages',
+          token,
+          query: { workspaceId: read.body.data.workspaceId, spaceId: read.body.data.spaceId, parentId: guideId },
+        });
         return (res.body.data as { title: string }[]).map((p) => p.title);
       })
       .toEqual(['Appendix', 'Chapter one']);
@@ -172,7 +174,7 @@ describe('spaces and the page tree', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`**/w/${ws.hostname}`);
     await visible(page.getByRole('heading', { name: 'Spaces' }));
-    const card = page.getByRole('main').getByRole('link', { name: /Policies/ });
+    const card = page.getByRole('main').getByRole('link', { name: /^Policies/ });
     await visible(card);
     expect(await page.getByRole('button', { name: 'New space' }).count()).toBe(0);
 
@@ -222,7 +224,11 @@ describe('spaces and the page tree', () => {
     const children = roots.flatMap((r, i) => childKeys.map((k, j) => row0(`Child ${pad(i + 1)}.${pad(j + 1)}`, r.id, k)));
     const db = web.t.database.db;
     await db.insertInto('pages').values(roots).execute();
-    for (let i = 0; i < children.length; i += 1000) await db.insertInto('pages').values(children.slice(i, i + 1000)).execute();
+    for (let i = 0; i < children.length; i += 1000)
+      await db
+        .insertInto('pages')
+        .values(children.slice(i, i + 1000))
+        .execute();
     console.log(`[tree] inserted ${roots.length + children.length} pages in ${Date.now() - started} ms`);
 
     const tApi = Date.now();

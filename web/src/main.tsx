@@ -10,7 +10,7 @@ import { RouterProvider } from 'react-router';
 import { ApiError } from './api/errors';
 import { startFirstScreen } from './app/first-screen';
 import { router } from './app/routes';
-import { theme } from './app/theme';
+import { cssVariablesResolver, theme } from './app/theme';
 import { SessionProvider } from './features/auth/session';
 
 const queryClient = new QueryClient({
@@ -30,7 +30,7 @@ const root = document.getElementById('root');
 if (!root) throw new Error('no #root');
 createRoot(root).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <Notifications position="bottom-right" />
       <QueryClientProvider client={queryClient}>
         <SessionProvider>

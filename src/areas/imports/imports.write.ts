@@ -1,14 +1,13 @@
 import { generateNKeysBetween } from 'fractional-indexing';
 import { deleteBlobs } from '../../blobs/index.js';
 import { type Ctx, requireActor } from '../../context.js';
-import { newId } from '../../ids.js';
 import { attachmentsRepo } from '../attachments/attachments.repo.js';
 import { finishedEvent } from '../events/events.finished.js';
 import { nudgeEventDispatch } from '../events/events.jobs.js';
 import { recordEvent } from '../events/events.record.js';
-import { historyRepo } from '../pages/history/history.repo.js';
+import { insertNewPages, type PageDraft } from '../pages/pages.insert.js';
 import { placePosition } from '../pages/pages.position.js';
-import { type NewPage, pagesRepo } from '../pages/pages.repo.js';
+import { pagesRepo } from '../pages/pages.repo.js';
 import { pageSlug } from '../pages/pages.service.js';
 import type { StoredAttachment } from './imports.attachments.js';
 import { requireImportTarget } from './imports.policy.js';
@@ -70,7 +69,7 @@ export async function writeImport(
       }
       const heads = new Map(pages.map((p) => [p.id, p]));
       for await (const batch of spool.batches(CHUNK)) {
-        const rows: NewPage[] = batch.map(({ id, json, text }) => {
+        const drafts: PageDraft[] = batch.map(({ id, json, text }) => {
           const p = heads.get(id)!;
           return {
             id,
@@ -83,27 +82,9 @@ export async function writeImport(
             content: json,
             textContent: text,
             position: position.get(id)!,
-            version: 1,
-            createdBy: actor.userId,
-            updatedBy: actor.userId,
-            createdAt: now,
-            updatedAt: now,
           };
         });
-        await pagesRepo.insertMany(trx, rows);
-        await historyRepo.insertCurrentMany(
-          trx,
-          rows.map((p) => ({
-            id: newId(),
-            workspaceId: row.workspaceId,
-            pageId: p.id,
-            version: 1,
-            title: p.title,
-            summary: 'Imported',
-            createdBy: actor.userId,
-            createdAt: now,
-          })),
-        );
+        await insertNewPages(trx, drafts, { userId: actor.userId, now, summary: 'Imported' });
       }
       const attachmentRows = attachments.flatMap((a) => {
         const pageId = idOf(a.pageKey);

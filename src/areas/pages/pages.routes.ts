@@ -1,6 +1,8 @@
 import { ctxOf } from '../../http/request-context.js';
 import { type AreaRoutes, BEARER } from '../../http/routes.js';
 import { Deleted } from '../../schema.js';
+import { DuplicateBody, DuplicateResult } from './duplicate/duplicate.schema.js';
+import { duplicatePage } from './duplicate/duplicate.service.js';
 import { getHistoryEntry, listHistory, restorePage } from './history/history.service.js';
 import {
   HistoryEntryResult,
@@ -17,6 +19,7 @@ import {
   PageUpdateBody,
   PageWithContentResult,
   RestoreBody,
+  RestoreResult,
   TrashListQuery,
   TrashListResult,
   WorkspaceBody,
@@ -55,7 +58,7 @@ export const pagesRoutes: AreaRoutes = (app, deps) => {
       },
     },
     async (req, reply) => {
-      const { page, etag } = await readPage(ctxOf(req, deps), req.params.pageId, req.query);
+      const { page, etag } = await readPage(ctxOf(req, deps), req.params.pageId, { ...req.query, noteVisit: true });
       return reply.header('ETag', etag).send({ data: page });
     },
   );
@@ -71,6 +74,22 @@ export const pagesRoutes: AreaRoutes = (app, deps) => {
       },
     },
     async (req, reply) => reply.status(201).send({ data: await createPage(ctxOf(req, deps), req.body) }),
+  );
+  app.post(
+    '/pages/:pageId/duplicate',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Copy a page (with `includeChildren`, its subtree too) into a new page "Copy of …" beside it (editor in its space)',
+        description:
+          'Copies title, icon, content (links to attachments keep pointing at the original files) and restrictions. Descendants you cannot open are not copied. At most 500 pages: a bigger subtree answers 422.',
+        params: PageIdParams,
+        body: DuplicateBody,
+        response: { 201: DuplicateResult },
+      },
+    },
+    async (req, reply) => reply.status(201).send({ data: await duplicatePage(ctxOf(req, deps), req.params.pageId, req.body) }),
   );
   app.put(
     '/pages/:pageId',
@@ -157,7 +176,7 @@ export const pagesRoutes: AreaRoutes = (app, deps) => {
         summary: 'Make an earlier version current; recorded as a new history entry (editor)',
         params: PageIdParams,
         body: RestoreBody,
-        response: { 200: PageResult },
+        response: { 200: RestoreResult },
       },
     },
     async (req) => ({ data: await restorePage(ctxOf(req, deps), req.params.pageId, req.body) }),

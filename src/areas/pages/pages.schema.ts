@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { envelope, Id, Limit, ListMeta, PageNumber } from '../../schema.js';
 
-export const Title = z.string().trim().min(1).max(500).describe('Page title (1–500 characters)');
+/** Empty while a new page is not named yet: people (and the app) read an empty title as "Untitled". */
+export const Title = z.string().trim().max(500).describe('Page title (up to 500 characters; empty reads as "Untitled")');
 export const Icon = z.string().trim().min(1).max(100).describe('An emoji or icon name');
 /** A fractional-indexing key (base 62). */
 export const Position = z
@@ -118,6 +119,20 @@ export const HistoryEntry = z.object({
 export const HistoryEntryWithContent = HistoryEntry.extend({ content: Content, markdown: z.string().optional() });
 export const HistoryListResult = z.object({ data: z.array(HistoryEntry), meta: ListMeta });
 export const HistoryEntryResult = envelope(HistoryEntryWithContent);
+/** A restore's answer: the page, and the versions it involved, so a client can offer "Undo" (restore `previousHistoryId`). */
+export const RestoredPage = Page.extend({
+  restore: z
+    .object({
+      historyId: z.string().describe('The new version the restore made (current now)'),
+      version: z.number(),
+      restoredHistoryId: z.string().describe('The version whose title and content were brought back'),
+      restoredVersion: z.number(),
+      previousHistoryId: z.string().describe('The version that was current just before the restore; restoring it undoes the restore (as one more new version)'),
+      previousVersion: z.number(),
+    })
+    .describe('What the restore did'),
+});
+export const RestoreResult = envelope(RestoredPage);
 
 export const TrashListQuery = z.object({
   workspaceId: Id,

@@ -20,6 +20,7 @@ import { placementGiven, placePosition } from './pages.position.js';
 import { presentPage, presentPageWithContent, presentTreePage } from './pages.present.js';
 import { type PagePatch, type ParentFilter, pagesRepo } from './pages.repo.js';
 import type { PageCreateBody, PageListQuery, PageUpdateBody } from './pages.schema.js';
+import { noteVisit } from './personal/recent.service.js';
 import { restrictionCapOf } from './restrictions/restrictions.cap.js';
 
 export const pageSlug = (title: string) => slugify(title, 'untitled');
@@ -126,11 +127,12 @@ export function ifMatchHolds(header: string, version: number): boolean {
   });
 }
 
-/** The page read with its entity tag (for the `ETag` header) and the caller's role in its space. */
-export async function readPage(ctx: Ctx, pageId: string, opts: { workspaceId?: string; format?: 'json' | 'markdown' }) {
+/** The page read with its entity tag (for the `ETag` header) and the caller's role in its space; `noteVisit` records a web app visit (recent pages). */
+export async function readPage(ctx: Ctx, pageId: string, opts: { workspaceId?: string; format?: 'json' | 'markdown'; noteVisit?: boolean }) {
   const { page: row, role } = await checkPageAccess(ctx, pageId, await pagesRepo.findWithContentById(ctx.db, pageId, requireActor(ctx).userId), 'viewer', {
     workspaceId: opts.workspaceId,
   });
+  if (opts.noteVisit) noteVisit(ctx, row);
   const markdown = opts.format === 'markdown' ? await documentToMarkdownOffThread(ctx.env.config, row.content) : undefined;
   return { page: { ...presentPageWithContent(row, markdown), role }, etag: pageEtag(row.version) };
 }

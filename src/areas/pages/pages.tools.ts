@@ -1,4 +1,6 @@
 import { DELETE, defineTool, paged, READ, UPDATE, WRITE } from '../../mcp/tool.js';
+import { DuplicateBody } from './duplicate/duplicate.schema.js';
+import { duplicatePage } from './duplicate/duplicate.service.js';
 import { getHistoryEntry, listHistory, restorePage } from './history/history.service.js';
 import {
   Format,
@@ -15,6 +17,7 @@ import {
   WorkspaceQuery,
 } from './pages.schema.js';
 import { createPage, getPage, listPages, updatePage } from './pages.service.js';
+import { personalPageTools } from './personal/personal.tools.js';
 import { restrictionTools } from './restrictions/restrictions.tools.js';
 import { deletePage, listTrash, recoverPage } from './trash/trash.service.js';
 
@@ -130,7 +133,7 @@ export const pageTools = [
     title: 'Restore a page version',
     category,
     description:
-      'Make an earlier version (`historyId` from `page_history`) the current content and title of a page; recorded as a new version, nothing is lost. Returns the page.',
+      'Make an earlier version (`historyId` from `page_history`) the current content and title of a page; recorded as a new version, nothing is lost. Returns the page with `restore: { historyId, version, restoredVersion, previousHistoryId, previousVersion }`; restoring `previousHistoryId` undoes it.',
     input: PageIdParams.extend(RestoreBody.shape),
     annotations: WRITE,
     handler: (ctx, { pageId, ...body }) => restorePage(ctx, pageId, body),
@@ -160,5 +163,16 @@ export const pageTools = [
     annotations: UPDATE,
     handler: (ctx, a) => recoverPage(ctx, a.pageId, a.workspaceId),
   }),
+  defineTool({
+    name: 'page_duplicate',
+    title: 'Duplicate a page',
+    category,
+    description:
+      'Copy a page into a new page titled "Copy of …" (or `title`) right after it, or under `parentId`; with `includeChildren: true` its descendants are copied too (at most 500 pages; pages you cannot open are left out). Content, icon and restrictions are copied. Needs editor rights in the space. Returns the new page with `copiedPages`.',
+    input: PageIdParams.extend(DuplicateBody.shape),
+    annotations: WRITE,
+    handler: (ctx, { pageId, ...body }) => duplicatePage(ctx, pageId, body),
+  }),
+  ...personalPageTools,
   ...restrictionTools,
 ];

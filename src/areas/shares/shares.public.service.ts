@@ -1,6 +1,5 @@
 import type { RangeRequest } from '../../blobs/byte-range.js';
 import type { Ctx } from '../../context.js';
-import type { Db } from '../../db/index.js';
 import type { DocJson } from '../../db/tables/pages.js';
 import { AppError, notFound } from '../../errors.js';
 import { presentAttachment } from '../attachments/attachments.present.js';
@@ -68,21 +67,23 @@ export async function readSharedPage(ctx: Ctx, token: string, pageId: string) {
   return { share: presentPublicShare(share), page: await publicPage(ctx, token, share, pageIds, pageId) };
 }
 
+/**
+ * What the server-rendered reader (`/s/<token>[/<pageId>]`) shows: a page of the share (the root when `pageId` is
+ * absent) and the tree of shared pages, in one pass. A page outside the share (or trashed, or restricted) is not found.
+ */
+export async function readShareForReader(ctx: Ctx, token: string, pageId?: string) {
+  const { share, pages, pageIds } = await openShare(ctx, token);
+  const id = pageId ?? share.pageId;
+  if (!pageIds.has(id)) throw notFound('Page', id);
+  const page = await publicPage(ctx, token, share, pageIds, id);
+  await sharesRepo.touchViewed(ctx.db, share.workspaceId, share.id, ctx.now());
+  return { share: presentPublicShare(share), page, tree: pages.map((p) => presentTreeItem(p, share.pageId)) };
+}
+
 /** An attachment of a page inside the share, and a stream of its bytes (or of the range `request` asks for). */
 export async function openSharedAttachment(ctx: Ctx, token: string, attachmentId: string, request: RangeRequest = {}) {
   const { share, pageIds } = await openShare(ctx, token);
   const row = await attachmentsRepo.find(ctx.db, attachmentId);
   if (!row || row.workspaceId !== share.workspaceId || !pageIds.has(row.pageId)) throw notFound('Attachment', attachmentId);
   return { share: presentPublicShare(share), attachment: presentAttachment(row), ...(await openAttachmentBytes(ctx, row, request)) };
-}
-
-const READER_PATH = /^\/s\/([^/?#]+)/;
-
-/** Whether the web app's reader at `path` (`/s/<token>…`) shows a live share that lets search engines index it. */
-export async function readerIsIndexable(db: Db, path: string): Promise<boolean> {
-  const token = READER_PATH.exec(path)?.[1];
-  // A token is base64url: anything needing decoding names no share.
-  if (!token || !/^[A-Za-z0-9_-]+$/.test(token)) return false;
-  const share = await sharesRepo.findLiveByTokenHash(db, hashApiKey(token));
-  return share?.allowIndexing === true;
 }

@@ -37,6 +37,8 @@ import * as m0035 from './0035_task_page.js';
 import * as m0036 from './0036_email_verification.js';
 import * as m0037 from './0037_invitations_for_accounts.js';
 import * as m0038 from './0038_search_stats_folded.js';
+import * as m0039 from './0039_templates.js';
+import * as m0040 from './0040_page_favorites_and_visits.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +80,6 @@ export const migrations: Record<string, Migration> = {
   '0036_email_verification': m0036,
   '0037_invitations_for_accounts': m0037,
   '0038_search_stats_folded': m0038,
+  '0039_templates': m0039,
+  '0040_page_favorites_and_visits': m0040,
 };

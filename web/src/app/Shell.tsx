@@ -1,6 +1,6 @@
 import { ActionIcon, AppShell, Avatar, Burger, Group, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton, useMantineColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconCheck, IconChevronDown, IconLogout, IconMoon, IconPlus, IconSettings, IconSun, IconTarget, IconListCheck, IconFlask } from '@tabler/icons-react';
+import { IconCheck, IconChevronDown, IconFlask, IconListCheck, IconLogout, IconMoon, IconPlus, IconSettings, IconSun, IconTarget } from '@tabler/icons-react';
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../features/auth/session';
@@ -140,7 +140,7 @@ export function Shell() {
           <NavLink component={Link} to={paths.settings(ws)} label="Settings" leftSection={<IconSettings size={16} />} active={active(paths.settings(ws))} />
         </AppShell.Section>
         <AppShell.Section grow component={ScrollArea} px="xs" pb="xs">
-          <SpacesNav />
+          <SpacesNav key={workspace.id} />
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>

@@ -5,7 +5,6 @@ import { RequireSession } from '../features/auth/RequireSession';
 import { ResetPasswordScreen } from '../features/auth/ResetPasswordScreen';
 import { VerifyEmailScreen } from '../features/auth/VerifyEmailScreen';
 import { InvitationScreen } from '../features/invitations/InvitationScreen';
-import { PublicShareRoute } from '../features/shares/PublicShareRoute';
 import { CreateWorkspaceScreen } from '../features/workspaces/CreateWorkspaceScreen';
 import { HomeRedirect } from '../features/workspaces/HomeRedirect';
 import { WorkspaceScope } from '../features/workspaces/workspace-context';
@@ -35,8 +34,6 @@ export const router = createBrowserRouter([
   { path: '/reset-password/:token', element: <ResetPasswordScreen />, errorElement: <RouteError /> },
   { path: '/verify-email/:token', element: <VerifyEmailScreen />, errorElement: <RouteError /> },
   // Public share links: read-only, no sign-in.
-  { path: '/s/:token', element: <PublicShareRoute />, errorElement: <RouteError /> },
-  { path: '/s/:token/:pageId', element: <PublicShareRoute />, errorElement: <RouteError /> },
   { path: '/invite/:token', element: <InvitationScreen />, errorElement: <RouteError /> },
   {
     element: (

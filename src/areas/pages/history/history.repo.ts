@@ -66,6 +66,19 @@ export const historyRepo = {
       .execute();
   },
 
+  /** The page's current entry (the one whose content is the page's own), to be superseded next. */
+  findCurrent(db: Db, workspaceId: string, pageId: string) {
+    return db
+      .selectFrom('pageHistory')
+      .select(['id', 'version'])
+      .where('workspaceId', '=', workspaceId)
+      .where('pageId', '=', pageId)
+      .orderBy(sql`content is null`, 'desc')
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
   /** Newest first. */
   list(db: Db, workspaceId: string, pageId: string, limit: number, offset: number) {
     return db

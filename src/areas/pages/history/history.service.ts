@@ -57,7 +57,10 @@ export async function getHistoryEntry(ctx: Ctx, pageId: string, historyId: strin
   };
 }
 
-/** Makes an earlier version current again, recording it as a new entry (history is never rewritten). */
+/**
+ * Makes an earlier version current again, recording it as a new entry by the restorer (history is never rewritten).
+ * The answer names the version that was current before, so the restore can be undone by restoring that one.
+ */
 export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: string; workspaceId?: string }) {
   const actor = requireActor(ctx);
   const { page } = await requirePageAccess(ctx, pageId, 'editor', { workspaceId: input.workspaceId });
@@ -65,6 +68,14 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
   const now = ctx.now();
   let live: LiveChange | null = null;
   let newTitle: string | null = null;
+  let restore: {
+    historyId: string;
+    version: number;
+    restoredHistoryId: string;
+    restoredVersion: number;
+    previousHistoryId: string;
+    previousVersion: number;
+  } | null = null;
   await ctx.db.transaction().execute(async (trx) => {
     const current = await pagesRepo.lockWithContent(trx, workspaceId, pageId);
     if (!current) throw notFound('Page', pageId);
@@ -73,10 +84,21 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
     if (!entry) throw notFound('History entry', input.historyId);
     if (entry.title !== current.title) newTitle = entry.title;
     const version = current.version + 1;
+    const previous = await historyRepo.findCurrent(trx, workspaceId, pageId);
+    if (!previous) throw notFound('History entry', pageId);
     live = await liveChangeOf(ctx, trx, current, entry.content);
     await historyRepo.supersede(trx, workspaceId, pageId, current.content);
+    const historyId = newId();
+    restore = {
+      historyId,
+      version,
+      restoredHistoryId: entry.id,
+      restoredVersion: entry.version,
+      previousHistoryId: previous.id,
+      previousVersion: previous.version,
+    };
     await historyRepo.insertCurrent(trx, {
-      id: newId(),
+      id: historyId,
       workspaceId,
       pageId,
       version,
@@ -113,6 +135,6 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
   await announceLiveChange(ctx, pageId, live);
   await announceLiveTitle(ctx, pageId, newTitle);
   const row = await pagesRepo.find(ctx.db, workspaceId, pageId, requireActor(ctx).userId);
-  if (!row) throw notFound('Page', pageId);
-  return presentPage(row);
+  if (!row || !restore) throw notFound('Page', pageId);
+  return { ...presentPage(row), restore };
 }

@@ -13,13 +13,15 @@ export interface CommentsPanelProps {
   pageId: string;
   /** May the person comment, reply and resolve here (an editor of the page's space)? */
   canComment: boolean;
+  /** Text selected in the page to comment on: the new comment starts by quoting it. */
+  quote?: string;
 }
 
 /**
  * The comments of a page, for a drawer beside it: open threads first, newest last, then the resolved ones folded
  * under "Resolved"; a box for a new comment at the end, where the eye is after reading.
  */
-export function CommentsPanel({ workspaceId, pageId, canComment }: CommentsPanelProps) {
+export function CommentsPanel({ workspaceId, pageId, canComment, quote }: CommentsPanelProps) {
   const scope = { workspaceId, pageId };
   const comments = useComments(scope);
   const add = useAddComment(scope);
@@ -63,7 +65,15 @@ export function CommentsPanel({ workspaceId, pageId, canComment }: CommentsPanel
         </Stack>
       )}
       {canComment ? (
-        <CommentForm label="Comment" submitLabel="Add comment" pending={add.isPending} error={add.error} onSubmit={(text) => add.mutateAsync({ text })} />
+        <CommentForm
+          key={quote ?? ''}
+          label="Comment"
+          submitLabel="Add comment"
+          initial={quote ? `${quote.replace(/\s+/g, ' ').replace(/^/, '> ')}\n\n` : ''}
+          pending={add.isPending}
+          error={add.error}
+          onSubmit={(text) => add.mutateAsync({ text })}
+        />
       ) : (
         <Text size="sm" c="dimmed">
           You can read the comments here but not add to them.

@@ -1,20 +1,14 @@
-import { Anchor, Breadcrumbs, Button, Center, Drawer, Group, Loader, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Anchor, Breadcrumbs, Center, Drawer, Group, Loader, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { IconHistory, IconMessageCircle, IconTrash } from '@tabler/icons-react';
+import { IconMessageCircle } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Editor } from '@tiptap/react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { api, data } from '../../api/client';
-import { messageOf } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { useUser } from '../auth/session';
-import { ExportButton } from '../exports/ExportButton';
-import { ImportButton } from '../imports/ImportButton';
 import { WatchButton } from '../notifications/WatchButton';
-import { PublishButton } from '../shares/PublishButton';
 import { useCurrentSpace } from '../spaces/spaces.queries';
 import { canEditIn, pageIdOf, paths, useWorkspace } from '../workspaces/workspace-context';
 import { ShareButton } from './access/ShareButton';
@@ -25,7 +19,9 @@ import { PageEditor, PagePreview } from './editor/PageEditor';
 import { type EditablePage, editorPageKey, loadPage } from './editor/page-doc';
 import { SaveStatus } from './editor/SaveStatus';
 import { useTitleSave } from './editor/useTitleSave';
-import { pageKeys, slugOfTitle } from './pages.queries';
+import { FavoriteButton, PageMenu } from './PageActions';
+import { isNewPageState, pageKeys, slugOfTitle } from './pages.queries';
+import { PageWithContents } from './toc/TableOfContents';
 
 const CommentsPanel = lazy(() => import('../comments/CommentsPanel'));
 
@@ -49,9 +45,15 @@ export default function PageScreen() {
     gcTime: 0,
     refetchOnWindowFocus: false,
   });
+  // The page's editor once it is here: the table of contents beside the page reads its headings.
+  const [editor, setEditor] = useState<Editor | null>(null);
   if (loaded.isPending) return <ScreenLoader />;
   if (loaded.error) return <ErrorNotice error={loaded.error} title="This page could not be opened" />;
-  return <PageBody key={loaded.data.id} page={loaded.data} collab={collab} />;
+  return (
+    <PageWithContents editor={editor}>
+      <PageBody key={loaded.data.id} page={loaded.data} collab={collab} onEditorChange={setEditor} />
+    </PageWithContents>
+  );
 }
 
 /**
@@ -72,7 +74,7 @@ function DocumentPending({ collab, spinner }: { collab: CollabState; spinner: bo
   );
 }
 
-function PageBody({ page, collab }: { page: EditablePage; collab: CollabState }) {
+function PageBody({ page, collab, onEditorChange }: { page: EditablePage; collab: CollabState; onEditorChange?: (editor: Editor | null) => void }) {
   const workspace = useWorkspace();
   const { space } = useCurrentSpace();
   const navigate = useNavigate();
@@ -85,13 +87,16 @@ function PageBody({ page, collab }: { page: EditablePage; collab: CollabState })
   // The URL names the page by its title's slug: it follows the title (saved here, or renamed elsewhere), so the address
   // bar, a copied link and a reload show the page's name, not the "untitled" it was created with.
   const [slug, setSlug] = useState(page.slug);
-  const onTitleSaved = useCallback((saved: string) => {
-    setSlug(slugOfTitle(saved));
-    // A new title shows in the tree and the breadcrumbs.
-    void queryClient.invalidateQueries({ queryKey: pageKeys.tree(page.spaceId) });
-    void queryClient.invalidateQueries({ queryKey: pageKeys.roots(page.spaceId) });
-    void queryClient.invalidateQueries({ queryKey: pageKeys.page(page.id) });
-  }, [queryClient, page.id, page.spaceId]);
+  const onTitleSaved = useCallback(
+    (saved: string) => {
+      setSlug(slugOfTitle(saved));
+      // A new title shows in the tree and the breadcrumbs.
+      void queryClient.invalidateQueries({ queryKey: pageKeys.tree(page.spaceId) });
+      void queryClient.invalidateQueries({ queryKey: pageKeys.roots(page.spaceId) });
+      void queryClient.invalidateQueries({ queryKey: pageKeys.page(page.id) });
+    },
+    [queryClient, page.id, page.spaceId],
+  );
   const titleSave = useTitleSave({ pageId: page.id, initial: page.title, onSaved: onTitleSaved });
   // A rename made elsewhere while the page is open shows at once, unless this person has a title of their own pending
   // (theirs is saved after, and is then the one everyone sees); the echo of their own rename changes nothing.
@@ -106,22 +111,72 @@ function PageBody({ page, collab }: { page: EditablePage; collab: CollabState })
   }, [liveTitle, onTitleSaved]);
   const target = useMemo(() => ({ workspaceId: page.workspaceId, pageId: page.id }), [page.workspaceId, page.id]);
   const editorRef = useRef<Editor | null>(null);
-  // Where the person clicked in the preview before the editor came: the editor puts its caret there once it is here.
-  const placed = useRef<number | null>(null);
+  // Where the person clicked in the preview (or Enter in the title asked for the start) before the editor came: the
+  // editor puts its caret there once it is here, and what they typed meanwhile (`early`) goes in at it.
+  const placed = useRef<number | 'start' | null>(null);
+  const early = useRef('');
+  const bodyRef = useRef<HTMLDivElement>(null);
   const onPlace = useCallback((pos: number) => {
     placed.current = pos;
   }, []);
-  const onEditor = useCallback((editor: Editor | null) => {
-    editorRef.current = editor;
-    const pos = placed.current;
-    placed.current = null;
-    // After the view has its document (the editor is handed over before its first paint).
-    if (editor && pos !== null) setTimeout(() => editor.isDestroyed || editor.commands.focus(pos), 0);
+  const onEditor = useCallback(
+    (editor: Editor | null) => {
+      editorRef.current = editor;
+      onEditorChange?.(editor);
+      const pos = placed.current;
+      placed.current = null;
+      // After the view has its document (the editor is handed over before its first paint).
+      if (editor && pos !== null)
+        setTimeout(() => {
+          if (editor.isDestroyed) return;
+          editor.commands.focus(pos);
+          editor.view.focus();
+          const typed = early.current;
+          early.current = '';
+          if (typed && editor.isEditable) editor.commands.insertContent(typed);
+        }, 0);
+    },
+    [onEditorChange],
+  );
+  /** Enter in the title: the caret goes to the start of the body at once (Tiptap's own focus waits a frame, and a key typed within it would land in the title). */
+  const enterBody = useCallback(() => {
+    const editor = editorRef.current;
+    if (editor && !editor.isDestroyed) {
+      editor.commands.focus('start');
+      editor.view.focus();
+      return;
+    }
+    // The editor is not here yet: the body holds the focus and keeps what is typed for it.
+    placed.current = 'start';
+    bodyRef.current?.focus();
   }, []);
+  useEffect(() => {
+    const body = bodyRef.current;
+    const onEarlyKey = (e: globalThis.KeyboardEvent) => {
+      if (editorRef.current || e.target !== body || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key.length === 1) early.current += e.key;
+      else if (e.key === 'Enter') early.current += '\n';
+      else if (e.key === 'Backspace') early.current = early.current.slice(0, -1);
+      else return;
+      e.preventDefault();
+    };
+    body?.addEventListener('keydown', onEarlyKey);
+    return () => body?.removeEventListener('keydown', onEarlyKey);
+  }, []);
+  // A page just created opens with its (empty) title focused, ready to be named.
+  const navigationState = useLocation().state;
+  const [focusTitle] = useState(() => isNewPageState(navigationState));
 
   const [commentsOpen, comments] = useDisclosure(false);
-  const [trashOpen, trash] = useDisclosure(false);
-  const [trashing, setTrashing] = useState(false);
+  // "Comment" on selected text: a page comment that quotes it (comments anchored to a range are not built yet).
+  const [quote, setQuote] = useState<string | undefined>(undefined);
+  const commentOn = useCallback(
+    (text: string) => {
+      setQuote(text);
+      comments.open();
+    },
+    [comments],
+  );
   const spaceSlug = space?.slug ?? '';
   const pagePath = paths.page(workspace.hostname, spaceSlug, { id: page.id, slug });
   const location = useLocation();
@@ -130,21 +185,6 @@ function PageBody({ page, collab }: { page: EditablePage; collab: CollabState })
     // Replaced, not pushed: Back leaves the page rather than stepping through its old names.
     navigate({ pathname: pagePath, search: location.search, hash: location.hash }, { replace: true });
   }, [space, pagePath, location.pathname, location.search, location.hash, navigate]);
-
-  const moveToTrash = async () => {
-    setTrashing(true);
-    try {
-      await data(api.DELETE('/api/v1/pages/{pageId}', { params: { path: { pageId: page.id }, query: {} } }));
-      await queryClient.invalidateQueries({ queryKey: pageKeys.all });
-      notifications.show({ color: 'teal', message: `“${titleRef.current || 'Untitled'}” moved to the trash` });
-      navigate(paths.space(workspace.hostname, spaceSlug));
-    } catch (err) {
-      notifications.show({ color: 'red', title: 'Could not move the page to the trash', message: messageOf(err) });
-    } finally {
-      setTrashing(false);
-      trash.close();
-    }
-  };
 
   return (
     <Stack gap="md" maw={860} mx="auto" px={{ base: 0, sm: 'md' }} pb="xl">
@@ -165,31 +205,17 @@ function PageBody({ page, collab }: { page: EditablePage; collab: CollabState })
           <PeopleHere others={collab.others} />
           <SaveStatus collab={collab} title={titleSave} readOnly={!canEdit} />
           <WatchButton target={{ type: 'page', id: page.id }} compact />
-          <Button component={Link} to={`${pagePath}/history`} variant="default" size="xs" leftSection={<IconHistory size={14} />}>
-            History
-          </Button>
-          <Button variant="default" size="xs" leftSection={<IconMessageCircle size={14} />} onClick={comments.open}>
-            Comments
-          </Button>
+          <Tooltip label="Comments">
+            <ActionIcon variant="subtle" color="gray" aria-label="Comments" onClick={comments.open}>
+              <IconMessageCircle size={18} />
+            </ActionIcon>
+          </Tooltip>
           <ShareButton
             page={{ id: page.id, workspaceId: page.workspaceId, title, hostname: workspace.hostname, spaceSlug }}
             canManage={canEdit || workspace.role === 'admin'}
           />
-          <ExportButton target={target} name={title} size="xs" />
-          {canEdit && <PublishButton workspaceId={page.workspaceId} pageId={page.id} name={title} />}
-          {canEdit && (
-            <ImportButton
-              target={{ workspaceId: page.workspaceId, spaceId: page.spaceId, parentPageId: page.id }}
-              name={title}
-              spaceSlug={spaceSlug}
-              size="xs"
-            />
-          )}
-          {canEdit && (
-            <Button variant="subtle" color="red" size="xs" leftSection={<IconTrash size={14} />} onClick={trash.open}>
-              Move to trash
-            </Button>
-          )}
+          <FavoriteButton page={page} />
+          <PageMenu page={page} title={title} pagePath={pagePath} spaceSlug={spaceSlug} canEdit={canEdit} />
         </Group>
       </Group>
 
@@ -206,50 +232,50 @@ function PageBody({ page, collab }: { page: EditablePage; collab: CollabState })
           const next = e.currentTarget.value.replace(/\n/g, ' ');
           setTitle(next);
           titleRef.current = next;
-          titleSave.changed(next.trim() || 'Untitled');
+          // Empty until named: the placeholder (and the tree, search, breadcrumbs) read it as "Untitled".
+          titleSave.changed(next.trim());
         }}
+        autoFocus={focusTitle && canEdit}
         onKeyDown={(e) => {
           // Enter leaves the title for the text below, as in every document editor.
-          if (e.key === 'Enter') {
+          if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
             e.preventDefault();
-            editorRef.current?.commands.focus('start');
+            enterBody();
           }
         }}
         styles={{ input: { fontSize: 'calc(2rem * var(--mantine-scale))', fontWeight: 700, lineHeight: 1.25, color: 'var(--mantine-color-text)' } }}
       />
 
-      {collab.session && collab.ready ? (
-        <PageEditor target={target} session={collab.session} editable={canEdit && !collab.refused} onEditor={onEditor} />
-      ) : collab.refused || (page.content.content?.length ?? 0) > PREVIEW_MAX_BLOCKS ? (
-        <DocumentPending collab={collab} spinner />
-      ) : (
-        // The text from the page's read (usually in hand before the click: the tree prefetches it on hover) shows at
-        // once; the co-edited document replaces it when it is here, from this device or the server.
-        <>
-          <DocumentPending collab={collab} spinner={false} />
-          <PagePreview target={target} content={page.content} onPlace={onPlace} />
-        </>
-      )}
+      {/* Focusable (not tabbable) so that, before the editor is here, a click or the title's Enter has somewhere to put the keys typed for it. */}
+      <div ref={bodyRef} tabIndex={-1} className="kb-page-body">
+        {collab.session && collab.ready ? (
+          <PageEditor target={target} session={collab.session} editable={canEdit && !collab.refused} onEditor={onEditor} onComment={commentOn} />
+        ) : collab.refused || (page.content.content?.length ?? 0) > PREVIEW_MAX_BLOCKS ? (
+          <DocumentPending collab={collab} spinner />
+        ) : (
+          // The text from the page's read (usually in hand before the click: the tree prefetches it on hover) shows at
+          // once; the co-edited document replaces it when it is here, from this device or the server.
+          <>
+            <DocumentPending collab={collab} spinner={false} />
+            <PagePreview target={target} content={page.content} onPlace={onPlace} />
+          </>
+        )}
+      </div>
 
-      <Drawer opened={commentsOpen} onClose={comments.close} position="right" title="Comments" size="md">
+      <Drawer
+        opened={commentsOpen}
+        onClose={() => {
+          comments.close();
+          setQuote(undefined);
+        }}
+        position="right"
+        title="Comments"
+        size="md"
+      >
         <Suspense fallback={<ScreenLoader />}>
-          <CommentsPanel workspaceId={page.workspaceId} pageId={page.id} canComment={canEdit} />
+          <CommentsPanel workspaceId={page.workspaceId} pageId={page.id} canComment={canEdit} quote={quote} />
         </Suspense>
       </Drawer>
-
-      <Modal opened={trashOpen} onClose={trash.close} title="Move this page to the trash?" centered>
-        <Text size="sm" mb="md">
-          “{title || 'Untitled'}” and the pages under it go to the space’s trash, from where they can be recovered.
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={trash.close}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={() => void moveToTrash()} loading={trashing}>
-            Move to trash
-          </Button>
-        </Group>
-      </Modal>
     </Stack>
   );
 }

@@ -68,14 +68,17 @@ export const pageKeys = {
 };
 
 /** What a new page starts with: one empty paragraph (the service refuses a document with no block at all). */
+/** The navigation state of a page just created: its screen focuses the (empty) title. */
+export const NEW_PAGE = { newPage: true } as const;
+export const isNewPageState = (state: unknown) => typeof state === 'object' && state !== null && (state as { newPage?: unknown }).newPage === true;
+
 export const EMPTY_DOC: DocJSON = { type: 'doc', content: [{ type: 'paragraph' }] };
 
 /** A page with its content; `null` id (no page in the URL) stays idle. */
 export function usePage(pageId: string | null | undefined) {
   return useQuery({
     queryKey: pageKeys.page(pageId ?? ''),
-    queryFn: async () =>
-      (await data(api.GET('/api/v1/pages/{pageId}', { params: { path: { pageId: pageId as string } } }))) as unknown as PageWithContent,
+    queryFn: async () => (await data(api.GET('/api/v1/pages/{pageId}', { params: { path: { pageId: pageId as string } } }))) as unknown as PageWithContent,
     enabled: Boolean(pageId),
   });
 }

@@ -10,26 +10,27 @@ const SearchPalette = lazy(loadPalette);
 const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 /**
- * The header's "Search" button and the Ctrl/Cmd-K shortcut, anywhere in the workspace (in fields and the editor
+ * The header's "Search" button and the Ctrl/Cmd-K (or Ctrl/Cmd-P) shortcut, anywhere in the workspace (in fields and the editor
  * too: the palette is where a person goes from wherever they are). Each press bumps a counter the palette opens on.
  */
 export function SearchLauncher() {
   const [opens, setOpens] = useState(0);
   const open = useCallback(() => setOpens((n) => n + 1), []);
-  useHotkeys([['mod+K', open]], [], true);
+  // Ctrl/Cmd-P too, as Outline has it. In the editor, Ctrl/Cmd-K on a selection or in a link is the link box's
+  // (editor/links.ts stops the key there), so the palette opens from the editor only without one.
+  useHotkeys(
+    [
+      ['mod+K', open],
+      ['mod+P', open],
+    ],
+    [],
+    true,
+  );
   const keys = MAC ? 'Meta+K' : 'Control+K';
   return (
     <>
       {/* On a phone the button is its icon (named "Search" all the same), leaving the header's width to the workspace. */}
-      <ActionIcon
-        variant="default"
-        size={30}
-        aria-label="Search"
-        aria-keyshortcuts={keys}
-        hiddenFrom="xs"
-        onClick={open}
-        onFocus={() => void loadPalette()}
-      >
+      <ActionIcon variant="default" size={30} aria-label="Search" aria-keyshortcuts={keys} hiddenFrom="xs" onClick={open} onFocus={() => void loadPalette()}>
         <IconSearch size={16} aria-hidden />
       </ActionIcon>
       <Button

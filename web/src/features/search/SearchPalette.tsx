@@ -80,7 +80,12 @@ export default function SearchPalette({ openSignal }: { openSignal: number }) {
   let index = 0;
   const rowState = () => {
     const i = index++;
-    return { id: `${LIST_ID}-${i}`, role: 'option', 'aria-selected': selected === i };
+    const id = `${LIST_ID}-${i}`;
+    // Spotlight.Action drops an `id` prop: set on the element, so the input's `aria-activedescendant` names a row.
+    const ref = (row: HTMLButtonElement | null) => {
+      if (row) row.id = id;
+    };
+    return { ref, role: 'option', 'aria-selected': selected === i };
   };
 
   return (

@@ -78,7 +78,14 @@ export function GeneralSection() {
           Only workspace admins can change these settings.
         </Alert>
       )}
-      <TextInput label="Workspace name" value={draft.name} onChange={(e) => set('name', e.currentTarget.value)} readOnly={!isAdmin} error={errors.name} required />
+      <TextInput
+        label="Workspace name"
+        value={draft.name}
+        onChange={(e) => set('name', e.currentTarget.value)}
+        readOnly={!isAdmin}
+        error={errors.name}
+        required
+      />
       <TextInput label="Hostname" value={detail.data.hostname} readOnly description="The workspace's address; it cannot be changed." />
       <Textarea
         label="Description"
@@ -108,6 +115,7 @@ export function GeneralSection() {
       />
       <Switch
         label="Allow public pages"
+        description="Editors can publish a page through a public link, from the page's Share dialog. Turning this off stops every link at once."
         checked={draft.allowPublicPages}
         onChange={(e) => set('allowPublicPages', e.currentTarget.checked)}
         disabled={!isAdmin}

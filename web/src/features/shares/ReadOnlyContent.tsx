@@ -3,7 +3,10 @@ import { Box } from '@mantine/core';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { type MouseEvent, useCallback } from 'react';
 import { useNavigate } from 'react-router';
+import { BlockViews, withBlockView } from '../pages/editor/block-views';
 import '../pages/editor/editor.css';
+
+const readOnlyExtensions = [...extensions.map(withBlockView), BlockViews];
 
 /**
  * A page's content, read-only, rendered by the same Tiptap extensions (the one shared schema) as the editor, so it
@@ -13,7 +16,7 @@ export function ReadOnlyContent({ content }: { content: Record<string, unknown> 
   const navigate = useNavigate();
   const editor = useEditor(
     {
-      extensions,
+      extensions: readOnlyExtensions,
       content,
       editable: false,
       editorProps: { attributes: { 'aria-label': 'Page content', 'aria-readonly': 'true', class: 'kb-prose' } },

@@ -16,52 +16,9 @@ export interface ShareSettings {
   allowIndexing: boolean;
 }
 
-/** What a visitor reads: the page (content with links made public) and the tree of shared pages. */
-export interface PublicPage {
-  id: string;
-  title: string;
-  icon: string | null;
-  content: Record<string, unknown>;
-  updatedAt: string;
-}
-export interface PublicTreeItem {
-  id: string;
-  parentId: string | null;
-  title: string;
-  icon: string | null;
-  position: string;
-}
-export interface PublicShare {
-  share: { pageId: string; includeSubtree: boolean; allowIndexing: boolean };
-  page: PublicPage;
-  tree: PublicTreeItem[];
-}
-
 export const shareKeys = {
   page: (pageId: string) => ['shares', 'page', pageId] as const,
-  public: (token: string) => ['shares', 'public', token] as const,
-  publicPage: (token: string, pageId: string) => ['shares', 'public', token, pageId] as const,
 };
-
-/** The share's first screen in one call: the shared page and the tree. */
-export function usePublicShare(token: string) {
-  return useQuery({
-    queryKey: shareKeys.public(token),
-    queryFn: async () => (await data(api.GET('/api/v1/public/shares/{token}', { params: { path: { token } } }))) as PublicShare,
-    retry: false,
-  });
-}
-
-/** Another page of the share (not the root). */
-export function usePublicSharePage(token: string, pageId: string | null) {
-  return useQuery({
-    queryKey: shareKeys.publicPage(token, pageId ?? ''),
-    queryFn: async () =>
-      (await data(api.GET('/api/v1/public/shares/{token}/pages/{pageId}', { params: { path: { token, pageId: pageId as string } } }))).page as PublicPage,
-    enabled: Boolean(pageId),
-    retry: false,
-  });
-}
 
 export function usePageShare(pageId: string, enabled: boolean) {
   return useQuery({

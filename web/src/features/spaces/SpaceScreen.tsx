@@ -7,8 +7,9 @@ import { ScreenLoader } from '../../ui/ScreenLoader';
 import { ExportButton } from '../exports/ExportButton';
 import { ImportButton } from '../imports/ImportButton';
 import { WatchButton } from '../notifications/WatchButton';
-import { type PageSummary, rootPagesQuery } from '../pages/pages.queries';
+import { NEW_PAGE, type PageSummary, rootPagesQuery } from '../pages/pages.queries';
 import { useCreatePage } from '../pages/tree/tree.mutations';
+import { TemplatePicker } from '../templates/TemplatePicker';
 import { canEditIn, paths, useWorkspace } from '../workspaces/workspace-context';
 import { type SpaceSummary, useCurrentSpace } from './spaces.queries';
 
@@ -35,7 +36,7 @@ function SpaceView({ space }: { space: SpaceSummary }) {
   const roots = useQuery(rootPagesQuery(workspace.id, space.id));
   const create = useCreatePage({ workspaceId: workspace.id, spaceId: space.id });
   const pageHref = (p: PageSummary) => paths.page(workspace.hostname, space.slug, p);
-  const newPage = () => create.mutate({ parentId: null }, { onSuccess: (p) => navigate(pageHref(p)) });
+  const newPage = () => create.mutate({ parentId: null }, { onSuccess: (p) => navigate(pageHref(p), { state: NEW_PAGE }) });
   const pages = roots.data?.data ?? [];
   return (
     <Stack maw={960}>
@@ -59,6 +60,7 @@ function SpaceView({ space }: { space: SpaceSummary }) {
               New page
             </Button>
           )}
+          {canEdit && <TemplatePicker workspaceId={workspace.id} spaceId={space.id} onCreated={(p) => navigate(pageHref(p as PageSummary))} />}
         </Group>
       </Group>
       <ErrorNotice error={roots.error} title="Pages could not load" />

@@ -4,6 +4,7 @@ import { IconFolder, IconLock, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
+import { RecentPages } from '../pages/PersonalLists';
 import { canEditIn, paths, useWorkspace } from '../workspaces/workspace-context';
 import { NewSpaceModal } from './NewSpaceModal';
 import { useSpaces } from './spaces.queries';
@@ -28,6 +29,7 @@ export default function WorkspaceHome() {
           </Button>
         )}
       </Group>
+      <RecentPages />
       <ErrorNotice error={spaces.error} title="Spaces could not load" />
       {spaces.isPending && <ScreenLoader />}
       {spaces.isSuccess && list.length === 0 && (
@@ -38,7 +40,9 @@ export default function WorkspaceHome() {
               No spaces yet
             </Title>
             <Text c="dimmed" ta="center">
-              {canCreate ? 'A space holds the pages of a team or a project. Create the first one to start writing.' : 'An editor of this workspace has not created any space yet.'}
+              {canCreate
+                ? 'A space holds the pages of a team or a project. Create the first one to start writing.'
+                : 'An editor of this workspace has not created any space yet.'}
             </Text>
             {canCreate && (
               <Button leftSection={<IconPlus size={16} />} onClick={open}>

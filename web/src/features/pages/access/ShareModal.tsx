@@ -6,7 +6,8 @@ import { Link } from 'react-router';
 import { ApiError } from '../../../api/errors';
 import { ErrorNotice } from '../../../ui/ErrorNotice';
 import { useUser } from '../../auth/session';
-import { paths } from '../../workspaces/workspace-context';
+import { PublicLinkSection } from '../../shares/PublicLinkSection';
+import { paths, useWorkspace } from '../../workspaces/workspace-context';
 import { type DraftGrant, type PageAccess, usePageAccess, useRestriction } from './access.queries';
 import { PeopleList } from './PeopleList';
 import { RestrictionEditor } from './RestrictionEditor';
@@ -22,7 +23,8 @@ export interface SharedPage {
 
 /**
  * The page's "Share" dialog: who can open it and why (workspace admin, space role, group, restriction), the
- * restrictions it inherits, and (for its editors and workspace admins) restricting it to chosen people and groups.
+ * restrictions it inherits, (for its editors and workspace admins) restricting it to chosen people and groups, and
+ * its public link (create, copy, revoke) when the workspace allows public pages.
  */
 export function ShareModal({ opened, onClose, page, canManage }: { opened: boolean; onClose(): void; page: SharedPage; canManage: boolean }) {
   const access = usePageAccess(page.id, opened);
@@ -51,6 +53,7 @@ function draftOf(access: PageAccess): DraftGrant[] {
 
 function ShareBody({ access, page, canManage, onClose }: { access: PageAccess; page: SharedPage; canManage: boolean; onClose(): void }) {
   const user = useUser();
+  const workspace = useWorkspace();
   const [restricting, setRestricting] = useState(access.restriction !== null);
   const [grants, setGrants] = useState<DraftGrant[]>(() => draftOf(access));
   const { save, remove } = useRestriction(page.id);
@@ -118,6 +121,18 @@ function ShareBody({ access, page, canManage, onClose }: { access: PageAccess; p
           </Button>
         )}
       </Group>
+
+      <Divider />
+
+      <PublicLinkSection
+        workspaceId={page.workspaceId}
+        pageId={page.id}
+        hostname={page.hostname}
+        canEdit={canManage}
+        isAdmin={workspace.role === 'admin'}
+        restricted={access.restriction !== null || access.inherited.length > 0}
+        onNavigate={onClose}
+      />
     </Stack>
   );
 }

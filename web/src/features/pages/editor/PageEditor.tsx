@@ -4,8 +4,11 @@ import { type MouseEvent, useCallback, useEffect, useMemo, useRef } from 'react'
 import { collabExtensions } from '../collab/collab-extensions';
 import type { CollabSession } from '../collab/collab-session';
 import type { DocJSON } from '../pages.queries';
+import { EditorMenus } from './EditorMenus';
 import { editorExtensions } from './editor-extensions';
 import type { UploadTarget } from './uploads';
+import { useMentionLinks } from './useMentionLinks';
+import { useWorkspacePagePath } from './useWorkspacePagePath';
 import './editor.css';
 
 /**
@@ -45,16 +48,25 @@ function usePageEditor(opts: { target: UploadTarget; session: CollabSession; edi
 }
 
 /** The page's content, co-edited; `onEditor` hands the editor to the screen (the title's Enter moves into it). */
-export function PageEditor(props: { target: UploadTarget; session: CollabSession; editable: boolean; onEditor?: (editor: Editor | null) => void }) {
+export function PageEditor(props: {
+  target: UploadTarget;
+  session: CollabSession;
+  editable: boolean;
+  onEditor?: (editor: Editor | null) => void;
+  /** "Comment" in the selection toolbar, with the selected text. */
+  onComment?: (quote: string) => void;
+}) {
   const editor = usePageEditor(props);
   const { onEditor } = props;
   useEffect(() => {
     onEditor?.(editor);
     return () => onEditor?.(null);
   }, [editor, onEditor]);
+  const mentionLinks = useMentionLinks(props.editable, useWorkspacePagePath());
   return (
-    <Box className="kb-editor" mih={240}>
+    <Box className="kb-editor" mih={240} {...mentionLinks}>
       <EditorContent editor={editor} />
+      {editor && props.editable && <EditorMenus editor={editor} onComment={props.onComment} />}
     </Box>
   );
 }
@@ -89,8 +101,9 @@ export function PagePreview(props: { target: UploadTarget; content: DocJSON; onP
     },
     [editor, onPlace],
   );
+  const mentionLinks = useMentionLinks(false, useWorkspacePagePath());
   return (
-    <Box className="kb-editor" mih={240} onMouseDown={onMouseDown}>
+    <Box className="kb-editor" mih={240} onMouseDown={onMouseDown} {...mentionLinks}>
       <EditorContent editor={editor} />
     </Box>
   );

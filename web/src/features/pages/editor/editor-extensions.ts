@@ -1,10 +1,13 @@
 import { extensions as shared } from '@editor/extensions';
 import { type AnyExtension, type Editor, Extension } from '@tiptap/core';
-import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { Placeholder } from '@tiptap/extensions';
+import { Plugin, PluginKey } from '@tiptap/pm/state';
+import { BlockViews, withBlockView } from './block-views';
 import { BlocksNearCaret } from './blocks-near-caret';
 import { CodeHighlight } from './code-highlight';
+import { isLinkable, LinkHandling } from './links';
 import { loadMarkdownConverter, looksLikeMarkdown, markdownConverter, markdownToContent } from './markdown-paste';
+import { withMentionChips } from './mention-chips';
 import { withMentionSuggestions } from './mentions';
 import { SlashMenu } from './slash-menu';
 import { insertFiles, pickFiles, type UploadTarget } from './uploads';
@@ -64,12 +67,23 @@ function pasteAndDrop(target: UploadTarget) {
   });
 }
 
-/** The shared extension as the web editor runs it: mentions get their suggestion UI; undo is co-editing's own. */
+/** The shared extension as the web editor runs it: mentions get their suggestion UI and chips; undo is co-editing's own. */
 function forTheWebEditor(ext: AnyExtension, target: UploadTarget): AnyExtension {
-  if (ext.name === 'mention') return withMentionSuggestions(ext, target.workspaceId);
+  if (ext.name === 'mention') return withMentionChips(withMentionSuggestions(ext, target.workspaceId), { reading: false });
   // ProseMirror's history would undo other people's edits too; Collaboration brings a Yjs undo that only takes back one's own.
-  if (ext.name === 'starterKit') return ext.configure({ undoRedo: false });
-  return ext;
+  // Bare URLs typed or pasted become links (only those the shared schema accepts); following a link is LinkHandling's.
+  if (ext.name === 'starterKit')
+    return ext.configure({
+      undoRedo: false,
+      link: {
+        openOnClick: false,
+        autolink: true,
+        linkOnPaste: true,
+        defaultProtocol: 'https',
+        isAllowedUri: (url: string, ctx: { defaultValidate: (url: string) => boolean }) => ctx.defaultValidate(url) && isLinkable(url),
+      },
+    });
+  return withBlockView(ext);
 }
 
 /**
@@ -86,5 +100,7 @@ export function editorExtensions(target: UploadTarget): AnyExtension[] {
     SlashMenu.configure({ onImage: (editor: Editor) => void pickFiles('image/*').then((files) => insertFiles(editor, target, files)) }),
     pasteAndDrop(target),
     BlocksNearCaret,
+    LinkHandling,
+    BlockViews,
   ];
 }

@@ -2,8 +2,8 @@
  * Does plain text look like Markdown worth converting? A heading, a list, a quote, a fence, a table row or a task item
  * at the start of a line, or inline emphasis/links. Plain prose stays plain (converting it would gain nothing).
  */
-const BLOCK = /^(#{1,6}\s|\s*([-*+]|\d+[.)])\s|>\s|```|~~~|\|.*\|\s*$|\s*[-*]\s\[[ xX]\]\s)/m;
-const INLINE = /(\*\*[^*\n]+\*\*|__[^_\n]+__|`[^`\n]+`|\[[^\]\n]+\]\([^)\s]+\))/;
+const BLOCK = /^(:::[a-z]+|\$\$|<details[\s>]|>\s\[![a-z]+\]|#{1,6}\s|\s*([-*+]|\d+[.)])\s|>\s|```|~~~|\|.*\|\s*$|\s*[-*]\s\[[ xX]\]\s)/m;
+const INLINE = /(\$[^\s$][^$\n]*[^\s$]\$|\*\*[^*\n]+\*\*|__[^_\n]+__|`[^`\n]+`|\[[^\]\n]+\]\([^)\s]+\))/;
 
 export function looksLikeMarkdown(text: string): boolean {
   return BLOCK.test(text) || INLINE.test(text);

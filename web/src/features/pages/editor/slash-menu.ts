@@ -11,7 +11,13 @@ interface Block extends SuggestionItem {
 function blocks(onImage: (editor: Editor) => void): (Block & { aliases: string[] })[] {
   const chainAt = (editor: Editor, range: Range) => editor.chain().focus().deleteRange(range);
   return [
-    { key: 'h1', label: 'Heading 1', hint: 'Large section title', aliases: ['h1', 'title'], run: (e, r) => chainAt(e, r).setNode('heading', { level: 1 }).run() },
+    {
+      key: 'h1',
+      label: 'Heading 1',
+      hint: 'Large section title',
+      aliases: ['h1', 'title'],
+      run: (e, r) => chainAt(e, r).setNode('heading', { level: 1 }).run(),
+    },
     { key: 'h2', label: 'Heading 2', hint: 'Medium section title', aliases: ['h2'], run: (e, r) => chainAt(e, r).setNode('heading', { level: 2 }).run() },
     { key: 'h3', label: 'Heading 3', hint: 'Small section title', aliases: ['h3'], run: (e, r) => chainAt(e, r).setNode('heading', { level: 3 }).run() },
     { key: 'bullet', label: 'Bullet list', hint: 'A simple list', aliases: ['ul', 'unordered'], run: (e, r) => chainAt(e, r).toggleBulletList().run() },
@@ -35,6 +41,59 @@ function blocks(onImage: (editor: Editor) => void): (Block & { aliases: string[]
         chainAt(e, r).run();
         onImage(e);
       },
+    },
+    {
+      key: 'callout',
+      label: 'Callout',
+      hint: 'A coloured box for a note or warning',
+      aliases: ['info', 'note', 'warning', 'admonition', 'alert'],
+      run: (e, r) => chainAt(e, r).wrapIn('callout', { type: 'info' }).run(),
+    },
+    {
+      key: 'toggle',
+      label: 'Toggle',
+      hint: 'A summary that opens to show more',
+      aliases: ['details', 'collapse', 'expand', 'accordion'],
+      run: (e, r) =>
+        chainAt(e, r)
+          .insertContent({
+            type: 'details',
+            content: [
+              { type: 'detailsSummary', content: [{ type: 'text', text: 'Toggle' }] },
+              { type: 'detailsContent', content: [{ type: 'paragraph' }] },
+            ],
+          })
+          .run(),
+    },
+    {
+      key: 'math',
+      label: 'Math block',
+      hint: 'A formula in TeX',
+      aliases: ['equation', 'latex', 'tex', 'katex'],
+      run: (e, r) =>
+        chainAt(e, r)
+          .insertContent({ type: 'mathBlock', attrs: { latex: '' } })
+          .run(),
+    },
+    {
+      key: 'inline-math',
+      label: 'Inline math',
+      hint: 'A formula inside the line',
+      aliases: ['equation', 'latex', 'tex'],
+      run: (e, r) =>
+        chainAt(e, r)
+          .insertContent({ type: 'mathInline', attrs: { latex: '' } })
+          .run(),
+    },
+    {
+      key: 'diagram',
+      label: 'Diagram',
+      hint: 'A Mermaid flowchart or sequence diagram',
+      aliases: ['mermaid', 'flowchart', 'chart'],
+      run: (e, r) =>
+        chainAt(e, r)
+          .insertContent({ type: 'codeBlock', attrs: { language: 'mermaid' }, content: [{ type: 'text', text: 'graph TD\n  A[Start] --> B[Done]' }] })
+          .run(),
     },
     { key: 'divider', label: 'Divider', hint: 'A horizontal line', aliases: ['hr', 'rule', 'line'], run: (e, r) => chainAt(e, r).setHorizontalRule().run() },
   ];

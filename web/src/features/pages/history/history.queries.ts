@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, data } from '../../../api/client';
 import { pageKeys } from '../pages.queries';
+import type { DocNode } from './block-diff';
 
 export interface HistoryEntry {
   id: string;
@@ -37,40 +38,52 @@ export function useHistory(pageId: string, limit: number) {
   });
 }
 
-/** One version as Markdown (the form people read a diff in). */
-export function useVersionMarkdown(pageId: string, historyId: string | null) {
+/** One version with its document (compared block by block on this device, diff.worker.ts). */
+export function useVersion(pageId: string, historyId: string | null) {
   return useQuery({
     queryKey: historyKeys.entry(pageId, historyId ?? ''),
     queryFn: async () =>
       (await data(
-        api.GET('/api/v1/pages/{pageId}/history/{historyId}', {
-          params: { path: { pageId, historyId: historyId as string }, query: { format: 'markdown' } },
-        }),
-      )) as unknown as HistoryEntry & { markdown: string },
+        api.GET('/api/v1/pages/{pageId}/history/{historyId}', { params: { path: { pageId, historyId: historyId as string } } }),
+      )) as unknown as HistoryEntry & { content: DocNode },
     enabled: Boolean(historyId),
     staleTime: Number.POSITIVE_INFINITY, // a version never changes
   });
 }
 
-/** The page as it is now, as Markdown. */
-export function useCurrentMarkdown(pageId: string) {
+/** The page as it is now, with its document. */
+export function useCurrentPage(pageId: string) {
   return useQuery({
     queryKey: historyKeys.current(pageId),
     queryFn: async () =>
-      (await data(api.GET('/api/v1/pages/{pageId}', { params: { path: { pageId }, query: { format: 'markdown' } } }))) as unknown as {
+      (await data(api.GET('/api/v1/pages/{pageId}', { params: { path: { pageId } } }))) as unknown as {
         title: string;
         slug: string;
-        markdown: string;
+        content: DocNode;
         role?: string;
       },
   });
 }
 
-/** Makes a version current again; every page query (editor, tree, history) refreshes. */
+export interface RestoreOutcome {
+  historyId: string;
+  version: number;
+  restoredVersion: number;
+  previousHistoryId: string;
+  previousVersion: number;
+}
+
+/**
+ * Makes a version current again (a new version); every page query (editor, tree, history) refreshes. A plain function
+ * as well as the hook: "Undo" runs from a notification, after the history screen has gone.
+ */
+export async function restoreVersion(queryClient: QueryClient, pageId: string, historyId: string): Promise<RestoreOutcome> {
+  const page = await data(api.POST('/api/v1/pages/{pageId}/restore', { params: { path: { pageId } }, body: { historyId } }));
+  void queryClient.invalidateQueries({ queryKey: pageKeys.all });
+  return (page as unknown as { restore: RestoreOutcome }).restore;
+}
+
 export function useRestore(pageId: string) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (historyId: string) => data(api.POST('/api/v1/pages/{pageId}/restore', { params: { path: { pageId } }, body: { historyId } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: pageKeys.all }),
-  });
+  return useMutation({ mutationFn: (historyId: string) => restoreVersion(queryClient, pageId, historyId) });
 }

@@ -1,4 +1,4 @@
-import { DndContext, type DragEndEvent, type DragStartEvent, DragOverlay, PointerSensor, useSensor, useSensors } from '@dnd-kit/core';
+import { DndContext, type DragEndEvent, DragOverlay, type DragStartEvent, PointerSensor, useSensor, useSensors } from '@dnd-kit/core';
 import { Loader, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
@@ -9,13 +9,13 @@ import { ApiError, messageOf } from '../../../api/errors';
 import { ErrorNotice } from '../../../ui/ErrorNotice';
 import type { SpaceSummary } from '../../spaces/spaces.queries';
 import { canEditIn, pageIdOf, paths, useWorkspace } from '../../workspaces/workspace-context';
-import { levelQuery, slugOfTitle, type TreePage } from '../pages.queries';
+import { levelQuery, NEW_PAGE, slugOfTitle, type TreePage } from '../pages.queries';
 import { prefetchPage, prefetchPageScreenWhenIdle } from '../prefetch';
-import { flattenTree, isSelfOrDescendant, type LevelState, useOpenPages } from './tree.model';
-import { useRevealPage } from './tree.reveal';
-import { useCreatePage, useMovePage, useRenamePage, useTrashPage } from './tree.mutations';
-import classes from './tree.module.css';
 import { type DropZone, type RowActions, type Step, TreeRow } from './TreeRow';
+import { flattenTree, isSelfOrDescendant, type LevelState, useOpenPages } from './tree.model';
+import classes from './tree.module.css';
+import { useCreatePage, useMovePage, useRenamePage, useTrashPage } from './tree.mutations';
+import { useRevealPage } from './tree.reveal';
 
 const ROW_HEIGHT = 30;
 
@@ -143,7 +143,7 @@ export default function PageTree({ space }: { space: SpaceSummary }) {
         {
           onSuccess: (created) => {
             setOpen(page.id, true);
-            navigate(hrefOf(created));
+            navigate(hrefOf(created), { state: NEW_PAGE });
           },
         },
       ),
@@ -224,8 +224,7 @@ export default function PageTree({ space }: { space: SpaceSummary }) {
       Home: () => focusRow(0),
       End: () => focusRow(rows.length - 1),
       ArrowRight: () => (row.page.hasChildren && !row.open ? setOpen(row.page.id, true) : focusRow(i + 1)),
-      ArrowLeft: () =>
-        row.open ? setOpen(row.page.id, false) : focusRow(rows.findIndex((r) => r.kind === 'page' && r.page.id === row.page.parentId)),
+      ArrowLeft: () => (row.open ? setOpen(row.page.id, false) : focusRow(rows.findIndex((r) => r.kind === 'page' && r.page.id === row.page.parentId))),
       F2: () => canEdit && setEditing(row.page.id),
     };
     const handler = keys[e.key];

@@ -45,14 +45,14 @@ function patchTreePage(qc: QueryClient, spaceId: string, pageId: string, fn: (p:
   );
 }
 
-/** Creates an "Untitled" page at the root or under a page, at the end of its siblings. */
+/** Creates a page at the root or under a page, at the end of its siblings: untitled (an empty title, shown as "Untitled") unless named. */
 export function useCreatePage({ workspaceId, spaceId }: Scope) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (input: { parentId: string | null; title?: string }) =>
       (await data(
         api.POST('/api/v1/pages', {
-          body: { workspaceId, spaceId, parentId: input.parentId, title: input.title ?? 'Untitled', content: EMPTY_DOC },
+          body: { workspaceId, spaceId, parentId: input.parentId, title: input.title ?? '', content: EMPTY_DOC },
         }),
       )) as PageSummary,
     onSuccess: (_page, input) => {
@@ -92,8 +92,7 @@ export function useRenamePage({ spaceId }: Scope) {
 export function useTrashPage({ workspaceId, spaceId }: Scope) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (page: TreePage) =>
-      call(api.DELETE('/api/v1/pages/{pageId}', { params: { path: { pageId: page.id }, query: { workspaceId } } })),
+    mutationFn: (page: TreePage) => call(api.DELETE('/api/v1/pages/{pageId}', { params: { path: { pageId: page.id }, query: { workspaceId } } })),
     onMutate: async (page) => {
       const snapshot = await snapshotTree(qc, spaceId);
       qc.setQueryData<TreePage[]>(pageKeys.level(spaceId, page.parentId), (level) => level?.filter((p) => p.id !== page.id));
@@ -125,9 +124,7 @@ export function useMovePage({ spaceId }: Scope) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async ({ page, parentId, afterId, beforeId }: MoveInput) =>
-      (await data(
-        api.PUT('/api/v1/pages/{pageId}', { params: { path: { pageId: page.id } }, body: { parentId, afterId, beforeId } }),
-      )) as PageSummary,
+      (await data(api.PUT('/api/v1/pages/{pageId}', { params: { path: { pageId: page.id } }, body: { parentId, afterId, beforeId } }))) as PageSummary,
     onMutate: async ({ page, parentId, afterId, beforeId }) => {
       const snapshot = await snapshotTree(qc, spaceId);
       const moved = { ...page, parentId };

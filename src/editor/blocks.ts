@@ -1,0 +1,159 @@
+import { mergeAttributes, Node } from '@tiptap/core';
+
+/**
+ * Blocks beyond CommonMark, as Tiptap nodes of the shared schema (server validation, web editor, co-editing):
+ * - `callout`: a coloured box of blocks (`type` info / note / success / warning / danger, optional emoji `icon`);
+ *   Markdown `:::info 💡` … `:::` (Outline's and Docmost's form), HTML `<aside class="callout callout-info">`;
+ * - `details` (a toggle) = `detailsSummary` (one line of inline content) + `detailsContent` (blocks); Markdown and
+ *   HTML `<details><summary>…</summary>…</details>`; whether it is open is the viewer's, never stored in the page;
+ * - `mathInline` / `mathBlock`: TeX source kept as the `latex` attribute (rendered with KaTeX by the browser);
+ *   Markdown `$…$` and `$$…$$`; at most MAX_MATH characters.
+ * A Mermaid diagram is a code block whose language is `mermaid` (no node of its own).
+ */
+
+export const CALLOUT_TYPES = ['info', 'note', 'success', 'warning', 'danger'] as const;
+export type CalloutType = (typeof CALLOUT_TYPES)[number];
+/** Longest TeX source of one formula. */
+export const MAX_MATH = 10_000;
+/** An icon is a short run of characters (an emoji, maybe with modifiers), no markup or spaces. */
+const ICON = /^[^\s<>"'&`\\]{1,16}$/u;
+
+function fail(message: string): never {
+  throw new RangeError(message);
+}
+
+const calloutType = (v: unknown) => {
+  if (!CALLOUT_TYPES.includes(v as CalloutType)) fail(`must be one of ${CALLOUT_TYPES.map((t) => JSON.stringify(t)).join(', ')}`);
+};
+const calloutIcon = (v: unknown) => {
+  if (v === null) return;
+  if (typeof v !== 'string' || !ICON.test(v)) fail('must be null or a short emoji without spaces or markup');
+};
+const latex = (v: unknown) => {
+  if (typeof v !== 'string') fail('must be a string');
+  if (v.length > MAX_MATH) fail(`must be at most ${MAX_MATH} characters (a formula that long is refused)`);
+};
+
+/** Reads a callout type written in another tool's words (Obsidian/GitHub alerts, Confluence macros). */
+export function calloutTypeOf(word: string | null | undefined): CalloutType {
+  const w = (word ?? '').toLowerCase();
+  if ((CALLOUT_TYPES as readonly string[]).includes(w)) return w as CalloutType;
+  if (['tip', 'hint', 'success', 'check', 'done', 'important'].includes(w)) return 'success';
+  if (['warning', 'caution', 'attention', 'warn', 'note-warning'].includes(w)) return 'warning';
+  if (['danger', 'error', 'bug', 'failure', 'fail', 'missing'].includes(w)) return 'danger';
+  if (['note', 'abstract', 'summary', 'tldr', 'quote', 'cite', 'example', 'todo'].includes(w)) return 'note';
+  return 'info';
+}
+
+export const Callout = Node.create({
+  name: 'callout',
+  group: 'block',
+  content: 'block+',
+  defining: true,
+  addAttributes() {
+    return {
+      type: {
+        default: 'info',
+        validate: calloutType,
+        parseHTML: (el: HTMLElement) => calloutTypeOf(el.getAttribute('data-callout')),
+        renderHTML: () => ({}),
+      },
+      icon: {
+        default: null,
+        validate: calloutIcon,
+        parseHTML: (el: HTMLElement) => {
+          const icon = el.getAttribute('data-icon');
+          return icon && ICON.test(icon) ? icon : null;
+        },
+        renderHTML: () => ({}),
+      },
+    };
+  },
+  parseHTML() {
+    return [{ tag: 'aside[data-callout]' }];
+  },
+  renderHTML({ node, HTMLAttributes }) {
+    const { type, icon } = node.attrs;
+    return ['aside', mergeAttributes(HTMLAttributes, { class: `callout callout-${type}`, 'data-callout': type, ...(icon ? { 'data-icon': icon } : {}) }), 0];
+  },
+});
+
+export const Details = Node.create({
+  name: 'details',
+  group: 'block',
+  content: 'detailsSummary detailsContent',
+  defining: true,
+  isolating: true,
+  parseHTML() {
+    return [{ tag: 'details' }];
+  },
+  renderHTML({ HTMLAttributes }) {
+    return ['details', mergeAttributes(HTMLAttributes, { class: 'toggle' }), 0];
+  },
+});
+
+export const DetailsSummary = Node.create({
+  name: 'detailsSummary',
+  content: 'text*',
+  marks: '_',
+  defining: true,
+  isolating: true,
+  parseHTML() {
+    return [{ tag: 'summary' }];
+  },
+  renderHTML() {
+    return ['summary', 0];
+  },
+});
+
+export const DetailsContent = Node.create({
+  name: 'detailsContent',
+  content: 'block+',
+  defining: true,
+  parseHTML() {
+    return [{ tag: 'div[data-details-content]' }];
+  },
+  renderHTML() {
+    return ['div', { 'data-details-content': '' }, 0];
+  },
+});
+
+const latexAttr = {
+  latex: {
+    default: '',
+    validate: latex,
+    parseHTML: (el: HTMLElement) => el.getAttribute('data-latex') ?? el.textContent ?? '',
+    renderHTML: () => ({}),
+  },
+};
+
+export const MathInline = Node.create({
+  name: 'mathInline',
+  group: 'inline',
+  inline: true,
+  atom: true,
+  selectable: true,
+  addAttributes: () => latexAttr,
+  parseHTML() {
+    return [{ tag: 'span[data-math="inline"]' }];
+  },
+  renderHTML({ node }) {
+    return ['span', { 'data-math': 'inline', class: 'math math-inline' }, node.attrs.latex];
+  },
+});
+
+export const MathBlock = Node.create({
+  name: 'mathBlock',
+  group: 'block',
+  atom: true,
+  selectable: true,
+  addAttributes: () => latexAttr,
+  parseHTML() {
+    return [{ tag: 'div[data-math="block"]' }];
+  },
+  renderHTML({ node }) {
+    return ['div', { 'data-math': 'block', class: 'math math-block' }, node.attrs.latex];
+  },
+});
+
+export const blockExtensions = [Callout, Details, DetailsSummary, DetailsContent, MathInline, MathBlock];
