@@ -1,9 +1,22 @@
 import { ActionIcon, AppShell, Avatar, Burger, Group, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton, useMantineColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconCheck, IconChevronDown, IconFlask, IconListCheck, IconLogout, IconMoon, IconPlus, IconSettings, IconSun, IconTarget } from '@tabler/icons-react';
+import {
+  IconCheck,
+  IconChevronDown,
+  IconFlask,
+  IconKeyboard,
+  IconListCheck,
+  IconLogout,
+  IconMoon,
+  IconPlus,
+  IconSettings,
+  IconSun,
+  IconTarget,
+} from '@tabler/icons-react';
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../features/auth/session';
+import { openShortcutSheet, ShortcutSheet } from '../features/help/ShortcutSheet';
 import { NotificationBell } from '../features/notifications/NotificationBell';
 import { prefetchPageScreenWhenIdle } from '../features/pages/prefetch';
 import { SearchLauncher } from '../features/search/SearchLauncher';
@@ -83,6 +96,9 @@ function UserMenu() {
             </Text>
             {user?.email}
           </Menu.Label>
+          <Menu.Item leftSection={<IconKeyboard size={14} />} onClick={openShortcutSheet}>
+            Keyboard shortcuts
+          </Menu.Item>
           <Menu.Item
             leftSection={<IconLogout size={14} />}
             onClick={async () => {
@@ -148,6 +164,7 @@ export function Shell() {
           <Outlet />
         </Suspense>
       </AppShell.Main>
+      <ShortcutSheet />
     </AppShell>
   );
 }

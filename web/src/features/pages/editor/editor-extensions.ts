@@ -4,6 +4,7 @@ import { Placeholder } from '@tiptap/extensions';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { BlockViews, withBlockView } from './block-views';
 import { BlocksNearCaret } from './blocks-near-caret';
+import { CodeBlockBar } from './code-block-view';
 import { CodeHighlight } from './code-highlight';
 import { isLinkable, LinkHandling } from './links';
 import { loadMarkdownConverter, looksLikeMarkdown, markdownConverter, markdownToContent } from './markdown-paste';
@@ -88,7 +89,8 @@ function forTheWebEditor(ext: AnyExtension, target: UploadTarget): AnyExtension 
 
 /**
  * The page editor's extensions: exactly the shared schema (`@editor/extensions`, the server's too), with the
- * mention node given its suggestion UI, plus helpers that add no node or mark: placeholder, code colours, the "/"
+ * mention node given its suggestion UI, plus helpers that add no node or mark: placeholder, code colours and the code
+ * block's bar (language, Copy), the "/"
  * menu, paste/drop handling, and the blocks near the caret kept rendered on a long page. Co-editing adds its own (collab/collab-extensions.ts).
  */
 export function editorExtensions(target: UploadTarget): AnyExtension[] {
@@ -97,6 +99,7 @@ export function editorExtensions(target: UploadTarget): AnyExtension[] {
     ...schemaExtensions,
     Placeholder.configure({ placeholder: 'Type "/" for blocks, "@" to mention someone…' }),
     CodeHighlight,
+    CodeBlockBar,
     SlashMenu.configure({ onImage: (editor: Editor) => void pickFiles('image/*').then((files) => insertFiles(editor, target, files)) }),
     pasteAndDrop(target),
     BlocksNearCaret,

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { apiSignedInWorkspace, handbookWithPage, useWebApp, visible } from './harness.js';
+
+const web = useWebApp();
+
+/** Issue 30: a code block's language picker and Copy button; the keyboard shortcut sheet (`?`, Ctrl+/, the account menu). */
+describe('editor tools', () => {
+  it('picks a code block’s language, copies its code, and lists the shortcuts', async () => {
+    const { page, token, hostname, workspaceId } = await apiSignedInWorkspace(web, 'coder');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const made = await handbookWithPage(web, token, workspaceId, 'Snippets', 'Run this:\n\n```javascript\nconst answer = 42;\n```\n\nThen this.');
+    const markdownOf = async () =>
+      (await web.t.request({ url: `/api/v1/pages/${made.pageId}`, token, query: { format: 'markdown' } })).body.data.markdown as string;
+    await page.goto(`/w/${hostname}/s/handbook/p/${made.slug}-${made.pageId}`);
+    const content = await visible(page.getByRole('textbox', { name: 'Page content' }), 30_000);
+
+    // The picker shows the stored language; choosing another changes the page (read back through the API).
+    const picker = content.getByRole('combobox', { name: 'Code language' });
+    await visible(picker);
+    expect(await picker.inputValue()).toBe('javascript');
+    await picker.selectOption({ label: 'Python' });
+    await expect.poll(markdownOf, { timeout: 15_000 }).toContain('```python\nconst answer = 42;\n```');
+    // The bar is not content: the page's text is unchanged around the block.
+    expect(await markdownOf()).toBe('Run this:\n\n```python\nconst answer = 42;\n```\n\nThen this.\n');
+
+    // Copy puts the code (only the code) on the clipboard.
+    await content.getByRole('button', { name: 'Copy code' }).click();
+    await visible(content.getByRole('button', { name: 'Copy code' }).filter({ hasText: 'Copied' }));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('const answer = 42;');
+    await web.shot(page, 'code-block-bar');
+
+    // `?` outside the text opens the shortcut sheet; Escape closes it.
+    await page.locator('body').click({ position: { x: 5, y: 400 } });
+    await page.keyboard.press('Shift+?');
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await visible(sheet);
+    await visible(sheet.getByRole('table', { name: 'Text' }).getByText('Highlight'));
+    await web.shot(page, 'shortcut-sheet');
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'hidden' });
+
+    // In the text, `?` is typed; Ctrl+/ opens the sheet.
+    await content.getByText('Then this.').click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('?');
+    await expect.poll(() => content.getByText('Then this.?').count()).toBe(1);
+    expect(await sheet.count()).toBe(0);
+    await page.keyboard.press('Control+/');
+    await visible(sheet);
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'hidden' });
+
+    // And from the account menu.
+    await page.getByRole('button', { name: /^Account:/ }).click();
+    await page.getByRole('menuitem', { name: 'Keyboard shortcuts' }).click();
+    await visible(sheet);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await web.shot(page, 'shortcut-sheet-dark');
+  });
+});
