@@ -57,4 +57,41 @@ describe('editor tools', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await web.shot(page, 'shortcut-sheet-dark');
   });
+
+  it('finds in the page with Ctrl+F, counts and steps through matches, and replaces them all', async () => {
+    const { page, token, hostname, workspaceId } = await apiSignedInWorkspace(web, 'finder');
+    const made = await handbookWithPage(web, token, workspaceId, 'Pets', 'The cat sat. A cat ran.\n\nCATS everywhere.');
+    const markdownOf = async () =>
+      (await web.t.request({ url: `/api/v1/pages/${made.pageId}`, token, query: { format: 'markdown' } })).body.data.markdown as string;
+    await page.goto(`/w/${hostname}/s/handbook/p/${made.slug}-${made.pageId}`);
+    const content = await visible(page.getByRole('textbox', { name: 'Page content' }), 30_000);
+    await content.getByText('everywhere').click();
+
+    await page.keyboard.press('Control+f');
+    const bar = await visible(page.getByRole('search', { name: 'Find in page' }));
+    await expect.poll(() => bar.getByRole('textbox', { name: 'Find' }).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('cat');
+    await visible(bar.getByText('1 of 3'));
+    expect(await content.locator('.ProseMirror-search-match, .ProseMirror-active-search-match').count()).toBe(3);
+    await bar.getByRole('button', { name: 'Match case' }).click();
+    await visible(bar.getByText(/^[1-2] of 2$/));
+    await bar.getByRole('textbox', { name: 'Find' }).press('Enter');
+    await bar.getByRole('textbox', { name: 'Find' }).press('Shift+Enter');
+    await visible(bar.getByText(/^[1-2] of 2$/));
+    await web.shot(page, 'find-bar');
+
+    await bar.getByRole('button', { name: 'Replace' }).click();
+    await bar.getByRole('textbox', { name: 'Replace with' }).fill('dog');
+    await bar.getByRole('button', { name: 'Replace all' }).click();
+    await visible(bar.getByText('No matches'));
+    await expect.poll(markdownOf, { timeout: 15_000 }).toBe('The dog sat. A dog ran.\n\nCATS everywhere.\n');
+    await web.shot(page, 'find-replaced');
+
+    // Escape closes the bar and takes the highlights away.
+    await bar.getByRole('textbox', { name: 'Find' }).fill('CATS');
+    await visible(bar.getByText('1 of 1'));
+    await page.keyboard.press('Escape');
+    await bar.waitFor({ state: 'hidden' });
+    expect(await content.locator('.ProseMirror-search-match, .ProseMirror-active-search-match').count()).toBe(0);
+  });
 });

@@ -14,6 +14,7 @@ const GROUPS: { title: string; rows: Row[] }[] = [
     rows: [
       [[MOD, 'K'], 'Search and go to a page'],
       [[MOD, 'P'], 'Search (as in Outline)'],
+      [[MOD, 'F'], 'Find and replace, in a page’s text'],
       [['?'], 'This list (outside the text)'],
       [[MOD, '/'], 'This list (also in the text)'],
     ],

@@ -5,6 +5,7 @@ import { collabExtensions } from '../collab/collab-extensions';
 import type { CollabSession } from '../collab/collab-session';
 import type { DocJSON } from '../pages.queries';
 import { EditorMenus } from './EditorMenus';
+import { FindBar } from './FindBar';
 import { editorExtensions } from './editor-extensions';
 import type { UploadTarget } from './uploads';
 import { useMentionLinks } from './useMentionLinks';
@@ -65,6 +66,7 @@ export function PageEditor(props: {
   const mentionLinks = useMentionLinks(props.editable, useWorkspacePagePath());
   return (
     <Box className="kb-editor" mih={240} {...mentionLinks}>
+      {editor && <FindBar editor={editor} canReplace={props.editable} />}
       <EditorContent editor={editor} />
       {editor && props.editable && <EditorMenus editor={editor} onComment={props.onComment} />}
     </Box>

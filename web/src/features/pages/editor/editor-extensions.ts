@@ -7,6 +7,7 @@ import { BlocksNearCaret } from './blocks-near-caret';
 import { CodeBlockBar } from './code-block-view';
 import { CodeHighlight } from './code-highlight';
 import { isLinkable, LinkHandling } from './links';
+import { FindReplace } from './find-replace';
 import { loadMarkdownConverter, looksLikeMarkdown, markdownConverter, markdownToContent } from './markdown-paste';
 import { withMentionChips } from './mention-chips';
 import { withMentionSuggestions } from './mentions';
@@ -105,5 +106,6 @@ export function editorExtensions(target: UploadTarget): AnyExtension[] {
     BlocksNearCaret,
     LinkHandling,
     BlockViews,
+    FindReplace,
   ];
 }
