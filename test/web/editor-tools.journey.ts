@@ -94,4 +94,58 @@ describe('editor tools', () => {
     await bar.waitFor({ state: 'hidden' });
     expect(await content.locator('.ProseMirror-search-match, .ProseMirror-active-search-match').count()).toBe(0);
   });
+
+  it('edits a table from its menu: rows and columns added and removed, the header row switched', async () => {
+    const { page, token, hostname, workspaceId } = await apiSignedInWorkspace(web, 'tabler');
+    const made = await handbookWithPage(web, token, workspaceId, 'Grid', '| A | B |\n| --- | --- |\n| 1 | 2 |\n');
+    // The table as the API's Markdown gives it: rows of trimmed cells, the separator line left out.
+    const cells = async () => {
+      const md = (await web.t.request({ url: `/api/v1/pages/${made.pageId}`, token, query: { format: 'markdown' } })).body.data.markdown as string;
+      return md
+        .split('\n')
+        .filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line))
+        .map((line) =>
+          line
+            .slice(1, -1)
+            .split('|')
+            .map((c) => c.trim()),
+        );
+    };
+    await page.goto(`/w/${hostname}/s/handbook/p/${made.slug}-${made.pageId}`);
+    const content = await visible(page.getByRole('textbox', { name: 'Page content' }), 30_000);
+    const cell = (row: number, column: number) => content.locator('tr').nth(row).locator('td, th').nth(column);
+    await cell(1, 0).click();
+    const menu = await visible(page.getByRole('toolbar', { name: 'Table' }));
+    await web.shot(page, 'table-menu');
+
+    await menu.getByRole('button', { name: 'Add row below' }).click();
+    await cell(2, 0).click();
+    await page.keyboard.type('3');
+    await menu.getByRole('button', { name: 'Add column right' }).click();
+    await cell(2, 1).click();
+    await page.keyboard.type('x');
+    await expect.poll(cells, { timeout: 15_000 }).toEqual([
+      ['A', '', 'B'],
+      ['1', '', '2'],
+      ['3', 'x', ''],
+    ]);
+    expect(await menu.getByRole('button', { name: 'Header row' }).getAttribute('aria-pressed')).toBe('true');
+
+    await menu.getByRole('button', { name: 'Remove column' }).click();
+    await expect.poll(cells, { timeout: 15_000 }).toEqual([
+      ['A', 'B'],
+      ['1', '2'],
+      ['3', ''],
+    ]);
+    await cell(2, 0).click();
+    await menu.getByRole('button', { name: 'Remove row' }).click();
+    await expect.poll(cells, { timeout: 15_000 }).toEqual([
+      ['A', 'B'],
+      ['1', '2'],
+    ]);
+    await cell(1, 0).click();
+    await menu.getByRole('button', { name: 'Remove table' }).click();
+    await expect.poll(cells, { timeout: 15_000 }).toEqual([]);
+    await menu.waitFor({ state: 'hidden' });
+  });
 });

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Menu, Paper, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { Button, Group, Menu, Paper, Text, TextInput, UnstyledButton } from '@mantine/core';
 import {
   IconBold,
   IconChevronDown,
@@ -16,12 +16,13 @@ import { useQuery } from '@tanstack/react-query';
 import { TextSelection } from '@tiptap/pm/state';
 import { type Editor, useEditorState } from '@tiptap/react';
 import { BubbleMenu } from '@tiptap/react/menus';
-import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { api, data } from '../../../api/client';
 import { useSpaces } from '../../spaces/spaces.queries';
 import { paths, useWorkspace } from '../../workspaces/workspace-context';
 import { slugOfTitle } from '../pages.queries';
 import { LINK_BOX_EVENT, normalizeHref, openLink } from './links';
+import { MarkButton, toolbarKeys } from './toolbar';
 
 const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const MOD = MAC ? '⌘' : 'Ctrl+';
@@ -44,43 +45,6 @@ const TURN_INTO: { label: string; run: (editor: Editor) => void; active: (editor
   { label: 'Quote', run: (e) => e.chain().focus().clearNodes().setBlockquote().run(), active: (e) => e.isActive('blockquote') },
   { label: 'Code block', run: (e) => e.chain().focus().clearNodes().setCodeBlock().run(), active: (e) => e.isActive('codeBlock') },
 ];
-
-/** Arrow keys move between a toolbar's buttons (the WAI toolbar pattern); Escape goes back to the text. */
-function toolbarKeys(editor: Editor) {
-  return (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      editor.commands.focus();
-      return;
-    }
-    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
-    const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('[data-toolbar-item]')];
-    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    if (at < 0) return;
-    event.preventDefault();
-    buttons[(at + (event.key === 'ArrowRight' ? 1 : buttons.length - 1)) % buttons.length]?.focus();
-  };
-}
-
-function MarkButton(props: { label: string; keys?: string; pressed: boolean; onClick: () => void; children: ReactNode }) {
-  return (
-    <Tooltip label={props.keys ? `${props.label} (${props.keys})` : props.label} withinPortal={false} openDelay={400}>
-      <ActionIcon
-        variant={props.pressed ? 'light' : 'subtle'}
-        color={props.pressed ? undefined : 'gray'}
-        size="md"
-        aria-label={props.label}
-        aria-pressed={props.pressed}
-        aria-keyshortcuts={props.keys}
-        data-toolbar-item=""
-        onMouseDown={(e) => e.preventDefault()}
-        onClick={props.onClick}
-      >
-        {props.children}
-      </ActionIcon>
-    </Tooltip>
-  );
-}
 
 /** Bold, italic, strike, code, link, highlight, comment and "Turn into", for the selected text. */
 function SelectionToolbar({ editor, onLink, onComment }: { editor: Editor; onLink: () => void; onComment?: () => void }) {

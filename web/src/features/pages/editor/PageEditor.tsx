@@ -6,6 +6,7 @@ import type { CollabSession } from '../collab/collab-session';
 import type { DocJSON } from '../pages.queries';
 import { EditorMenus } from './EditorMenus';
 import { FindBar } from './FindBar';
+import { TableMenu } from './TableMenu';
 import { editorExtensions } from './editor-extensions';
 import type { UploadTarget } from './uploads';
 import { useMentionLinks } from './useMentionLinks';
@@ -69,6 +70,7 @@ export function PageEditor(props: {
       {editor && <FindBar editor={editor} canReplace={props.editable} />}
       <EditorContent editor={editor} />
       {editor && props.editable && <EditorMenus editor={editor} onComment={props.onComment} />}
+      {editor && props.editable && <TableMenu editor={editor} />}
     </Box>
   );
 }

@@ -20,15 +20,11 @@ async function mentionables(workspaceId: string, query: string): Promise<Suggest
   const q = query.trim();
   const [people, pages] = await Promise.all([
     data(api.GET('/api/v1/users', { params: { query: { workspaceId, query: q || undefined, limit: 5 } } })).catch(() => []),
-    q
-      ? data(api.GET('/api/v1/search/suggest', { params: { query: { workspaceId, query: q, limit: 5 } } })).catch(() => [])
-      : Promise.resolve([]),
+    q ? data(api.GET('/api/v1/search/suggest', { params: { query: { workspaceId, query: q, limit: 5 } } })).catch(() => []) : Promise.resolve([]),
   ]);
   return [
     ...(people as Person[]).map((p) => ({ key: p.id, label: p.name, hint: 'Person' })),
-    ...(pages as Suggestion[])
-      .filter((s) => s.type === 'page' && s.id)
-      .map((s) => ({ key: pageMentionId(s.id as string), label: s.text, hint: 'Page' })),
+    ...(pages as Suggestion[]).filter((s) => s.type === 'page' && s.id).map((s) => ({ key: pageMentionId(s.id as string), label: s.text, hint: 'Page' })),
   ];
 }
 
