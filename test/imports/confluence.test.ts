@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
+import { bold, callout, codeBlock, expectMarkdownRoundTrip, p, text, toggle } from './blocks.js';
 import {
   findPage,
   folderEntries,
@@ -55,11 +56,10 @@ describe('imports: a Confluence space export', () => {
     // Macros rewritten into what a page holds.
     expect(home.markdown).toContain('```bash\n./start.sh --port 8080\necho "ready"\n```');
     expect(home.markdown).toContain('**start.sh**');
-    expect(home.markdown).toContain('> **Warning: Office hours**');
-    expect(home.markdown).toContain('> The office is closed on Fridays.');
+    expect(home.content.content).toContainEqual(callout('warning', null, p(bold('Office hours')), p(text('The office is closed on Fridays.'))));
     expect(home.markdown).toContain('- [x] Order badges\n- [ ] Book the room');
     expect(home.markdown).toContain('| Robin | Keys |');
-    expect(home.markdown).toContain('**History**\n\nFounded in 2020.');
+    expect(home.content.content).toContainEqual(toggle([text('History')], p(text('Founded in 2020.'))));
     // A person stays a name, an emoticon its character; the table of contents is gone.
     expect(home.markdown).toContain('Ask @Sam Bee 🙂');
     expect(home.markdown).not.toContain('people/abc');
@@ -119,6 +119,58 @@ describe('imports: a Confluence space export', () => {
     const auto = await importInto('Team docs (auto)', await zipFolder(FIXTURE));
     expect(auto.done.detectedSource).toBe('confluence');
     expect(titles(auto.tree)).toEqual(titles(tree));
+  });
+});
+
+describe('imports: Confluence panels, expands and code', () => {
+  const panel = (kind: string, title: string | null, body: string) =>
+    `<div class="confluence-information-macro confluence-information-macro-${kind} conf-macro output-block" data-hasbody="true" data-macro-name="${kind}">` +
+    `${title ? `<p class="title">${title}</p>` : ''}<span class="aui-icon aui-icon-small aui-iconfont-info confluence-information-macro-icon"></span>` +
+    `<div class="confluence-information-macro-body">${body}</div></div>`;
+  const code = (brush: string, source: string) =>
+    `<div class="code panel pdl conf-macro output-block" data-hasbody="true" data-macro-name="code"><div class="codeContent panelContent pdl">` +
+    `<pre class="syntaxhighlighter-pre" data-syntaxhighlighter-params="brush: ${brush}; gutter: false; theme: Confluence" data-theme="Confluence">${source}</pre></div></div>`;
+  const expand = (title: string, body: string) =>
+    `<div id="expander-${title.length}" class="expand-container conf-macro output-block" data-hasbody="true" data-macro-name="expand">` +
+    `<div class="expand-control"><span class="expand-icon aui-icon aui-icon-small aui-iconfont-chevron-right"></span><span class="expand-control-text conf-macro-render">${title}</span></div>` +
+    `<div class="expand-content">${body}</div></div>`;
+  const page = (title: string, content: string) =>
+    `<html><head><title>KB : ${title}</title></head><body><div id="main-content" class="wiki-content group">${content}</div></body></html>`;
+  const index =
+    '<html><body><div id="main-content"><p>Space details</p></div><div class="pageSection"><h2 class="pageSectionTitle">Available Pages:</h2>' +
+    '<ul><li><a href="Blocks_1.html">Blocks</a></li></ul></div></body></html>';
+
+  it('makes each kind of panel a callout of that type, an expand a toggle, and keeps code and Mermaid as code blocks', async () => {
+    const content = [
+      panel('information', 'Heads up', '<p>An info macro.</p>'),
+      panel('note', null, '<p>A note.</p>'),
+      panel('tip', 'Pro tip', '<p>A tip.</p>'),
+      panel('warning', null, '<p>A warning.</p>'),
+      panel('success', null, '<p>It worked.</p>'),
+      panel('error', 'Broken', '<p>It failed.</p>'),
+      expand('Details', `<p>Hidden.</p>${panel('tip', null, '<p>Inside.</p>')}${expand('Deeper', '<p>Deepest.</p>')}`),
+      code('java', 'class A {}'),
+      code('mermaid', 'graph TD\n  A --&gt; B'),
+    ].join('\n');
+    const zip = await makeZip({ 'KB/index.html': index, 'KB/Blocks_1.html': page('Blocks', content) });
+    const { done, tree } = await importInto('Blocks', zip, 'confluence');
+    expect(done.warnings).toEqual([]);
+    const blocks = await readPage(t, ws.editor, findPage(tree, 'Blocks').id);
+    expect(blocks.content).toEqual({
+      type: 'doc',
+      content: [
+        callout('info', null, p(bold('Heads up')), p(text('An info macro.'))),
+        callout('note', null, p(text('A note.'))),
+        callout('success', null, p(bold('Pro tip')), p(text('A tip.'))),
+        callout('warning', null, p(text('A warning.'))),
+        callout('success', null, p(text('It worked.'))),
+        callout('danger', null, p(bold('Broken')), p(text('It failed.'))),
+        toggle([text('Details')], p(text('Hidden.')), callout('success', null, p(text('Inside.'))), toggle([text('Deeper')], p(text('Deepest.')))),
+        codeBlock('java', 'class A {}'),
+        codeBlock('mermaid', 'graph TD\n  A --> B'),
+      ],
+    });
+    expectMarkdownRoundTrip(blocks);
   });
 });
 

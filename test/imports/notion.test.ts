@@ -4,6 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { createSpace } from '../spaces/helpers.js';
+import { bold, bullets, callout, codeBlock, expectMarkdownRoundTrip, mathBlock, mathInline, p, text, toggle } from './blocks.js';
 import {
   type ImportSuite,
   importIntoNewSpace,
@@ -82,8 +83,8 @@ describe('imports: Notion "Markdown & CSV" export', () => {
       'Meeting Notes',
     ]);
     expect(done.result?.rootPageIds).toEqual(tree.map((n) => n.id));
-    // Only the callout could not be carried as it was.
-    expect(done.warnings).toEqual([{ path: `${ROADMAP}.md`, message: 'callouts (<aside>) became quotes' }]);
+    // Everything was carried over (the callout too).
+    expect(done.warnings).toEqual([]);
 
     const base = `/w/${ws.workspace.hostname}/s/${space.slug}/p/`;
     const link = (label: string, node: TreeNode, fragment = '') => new RegExp(`\\[${label}\\]\\(${base}[^)]*-${node.id}${fragment}\\)`);
@@ -106,13 +107,13 @@ describe('imports: Notion "Markdown & CSV" export', () => {
     expect(cafePage.markdown).toMatch(link('Roadmap', roadmap));
     expect(cafePage.markdown).toMatch(link('Onboarding on Notion', at(tree, 'Engineering Wiki', 'Onboarding')));
 
-    // The image is an attachment of its page, byte for byte; the callout a quote; the database link its page.
+    // The image is an attachment of its page, byte for byte; the callout a callout; the database link its page.
     const roadmapPage = await readPage(t, ws.editor, roadmap.id);
     const [image] = await readAttachments(t, ws.editor, ws.workspace.id, roadmap.id);
     expect(image).toMatchObject({ filename: 'architecture.png', contentType: 'image/png' });
     expect(image.bytes.equals(await readFile(path.join(MD, ROADMAP, 'architecture.png')))).toBe(true);
     expect(roadmapPage.markdown).toContain(`![architecture.png](/api/v1/attachments/${image.id}/download)`);
-    expect(roadmapPage.markdown).toContain('> 💡 Plans change; this page is the source of truth.');
+    expect(roadmapPage.content.content[0]).toEqual(callout('info', '💡', p(text('Plans change; this page is the source of truth.'))));
     expect(roadmapPage.markdown).not.toContain('<aside>');
     expect(roadmapPage.markdown).toMatch(link('Tasks', at(tree, 'Engineering Wiki', 'Roadmap', 'Tasks')));
   });
@@ -150,23 +151,20 @@ describe('imports: Notion "HTML" export', () => {
     expect(done.result).toMatchObject({ pages: 8, attachments: 1 });
     // Team Home links Projects, Guides, Über uns in that order; the database's table lists its rows' order.
     expect(titles(tree)).toEqual(['Team Home', ['Projects', ['Website', 'Mobile App', 'Docs Revamp'], 'Guides', ['Setup'], 'Über uns']]);
-    expect(done.warnings).toEqual([
-      { path: `${HOME}.html`, message: 'callouts became quotes' },
-      { path: `${HOME}.html`, message: 'equations were kept as their TeX source, in code' },
-      { path: `${HOME}.html`, message: '<iframe> is not supported; dropped' },
-    ]);
+    expect(done.warnings).toEqual([{ path: `${HOME}.html`, message: '<iframe> is not supported; dropped' }]);
 
     const home = await readPage(t, ws.editor, tree[0].id);
     const blocks = (home.content as Json).content ?? [];
-    expect(blocks[0]).toMatchObject({ type: 'blockquote' });
-    expect(textOf(blocks[0])).toBe('💡 Start here & say hello.');
+    // A gray callout: kb's gray one, `note`.
+    expect(blocks[0]).toEqual(callout('note', '💡', p(text('Start here & say hello.'))));
     expect(home.markdown).not.toContain('Team Home'); // the header's title is the page's title, not content
     const tasks = blocks.filter((b) => b.type === 'taskList').flatMap((l) => l.content ?? []);
     expect(tasks.map((i) => [textOf(i), i.attrs?.checked])).toEqual([
       ['Set up the wiki', true],
       ['Invite everyone', false],
     ]);
-    expect(blocks.find((b) => b.type === 'codeBlock')).toMatchObject({ content: [{ text: 'e^{i\\pi} + 1 = 0' }] });
+    expect(blocks.find((b) => b.type === 'mathBlock')).toEqual(mathBlock('e^{i\\pi} + 1 = 0'));
+    expect(blocks.find((b) => b.type === 'codeBlock')).toBeUndefined();
 
     const projects = at(tree, 'Team Home', 'Projects');
     const { cells, hrefs } = tableOf((await readPage(t, ws.editor, projects.id)).content as Json);
@@ -189,6 +187,115 @@ describe('imports: Notion "HTML" export', () => {
     const setup = await readPage(t, ws.editor, at(tree, 'Team Home', 'Guides', 'Setup').id);
     expect(setup.markdown).toContain(`[Website](${base}website-${projects.children[0].id})`);
     expect(setup.markdown).toMatch(new RegExp(`\\[Über uns\\]\\(${base}[^)]*-${at(tree, 'Team Home', 'Über uns').id}\\)`));
+  });
+});
+
+describe("imports: Notion's callouts, toggles, equations and diagrams", () => {
+  const id = (n: number) => n.toString(16).padStart(32, 'b');
+  const katex = (tex: string, display = false) =>
+    `<span class="katex"><span class="katex-mathml"><math xmlns="http://www.w3.org/1998/Math/MathML"${display ? ' display="block"' : ''}><semantics><mrow><mi>x</mi></mrow>` +
+    `<annotation encoding="application/x-tex">${tex}</annotation></semantics></math></span><span class="katex-html" aria-hidden="true">x</span></span>`;
+  const style = `<style>@import url('https://cdnjs.cloudflare.com/ajax/libs/KaTeX/0.16.9/katex.min.css')</style>`;
+  // Notion's own markup for each block, as its HTML export writes it.
+  const html =
+    `<html><head><title>Blocks</title></head><body><article class="page sans"><header><h1 class="page-title">Blocks</h1></header><div class="page-body">` +
+    `<figure class="block-color-red_background callout" style="white-space:pre-wrap;display:flex" id="c1"><div style="font-size:1.5em"><span class="icon">⚠️</span></div>` +
+    `<div style="width:100%">Never on <strong>Fridays</strong>.<p id="c1p">Really.</p></div></figure>` +
+    `<figure class="block-color-teal callout" style="white-space:pre-wrap;display:flex" id="c2"><div style="font-size:1.5em"><img class="icon" src="https://www.notion.so/icons/check_green.svg"/></div>` +
+    `<div style="width:100%">Shipped</div></figure>` +
+    `<figure class="callout" style="white-space:pre-wrap;display:flex" id="c3"><div style="font-size:1.5em"></div><div style="width:100%">Plain</div></figure>` +
+    `<ul id="t1" class="toggle"><li><details open=""><summary>Why <strong>toggles</strong>?</summary><p id="t1p">Because.</p>` +
+    `<ul id="t1l" class="bulleted-list"><li style="list-style-type:disc">one</li></ul></details></li></ul>` +
+    `<details open=""><summary style="font-weight:600;font-size:1.5em;line-height:1.3;margin:0"><h3 id="h">A toggle heading</h3></summary><div class="indented"><p id="hp">Under it.</p></div></details>` +
+    `<p id="m1">Energy ${style}<span data-token-index="0" contenteditable="false" class="notion-text-equation-token" style="user-select:all"><span></span><span>${katex('E=mc^2')}</span></span> costs $5.</p>` +
+    `<figure id="e1" class="equation">${style}<div class="equation-container"><span class="katex-display">${katex('\\sum_{i=1}^n i = \\frac{n(n+1)}{2}', true)}</span></div></figure>` +
+    // Longer than a formula may be: kept as its TeX, in code.
+    `<figure id="e2" class="equation"><div class="equation-container"><span class="katex-display">${katex('x'.repeat(10_001), true)}</span></div></figure>` +
+    `<pre id="d1" class="code"><code class="language-Mermaid">graph TD\n  A --&gt; B</code></pre>` +
+    `</div></article></body></html>`;
+  // The same blocks as the "Markdown & CSV" export writes them.
+  const markdown = [
+    '# Blocks (Markdown)',
+    '',
+    '<aside>',
+    '💡 Plans change; **this** page is the source of truth.',
+    '',
+    '- a list',
+    '',
+    '</aside>',
+    '',
+    '<aside>',
+    '<img src="https://www.notion.so/icons/alert_orange.svg" alt="https://www.notion.so/icons/alert_orange.svg" width="40px" />',
+    '',
+    'Mind the gap.',
+    '',
+    '</aside>',
+    '',
+    '<details>',
+    '<summary>Why toggles?</summary>',
+    '',
+    'Because.',
+    '',
+    '</details>',
+    '',
+    'Energy $E=mc^2$ costs $5.',
+    '',
+    '$$',
+    '\\sum_{i=1}^n i',
+    '$$',
+    '',
+    '```mermaid',
+    'graph TD',
+    '  A --> B',
+    '```',
+    '',
+  ].join('\n');
+
+  it('makes them callouts (icon and colour kept), toggles, math and a Mermaid code block, whose Markdown reads back the same', async () => {
+    const zip = await makeZip({ [`Blocks ${id(1)}.html`]: html, [`Blocks Markdown ${id(2)}.md`]: markdown });
+    const { done, tree } = await importInto('Notion blocks', zip, 'notion');
+    expect(done.warnings).toEqual([
+      { path: `Blocks ${id(1)}.html`, message: 'an equation longer than 10000 characters was kept as its TeX source, in code' },
+      {
+        path: `Blocks ${id(1)}.html`,
+        message: "a callout's icon is a picture (https://www.notion.so/icons/check_green.svg); a callout's icon can only be an emoji, so it was not kept",
+      },
+      {
+        path: `Blocks Markdown ${id(2)}.md`,
+        message: "a callout's icon is a picture (https://www.notion.so/icons/alert_orange.svg); a callout's icon can only be an emoji, so it was not kept",
+      },
+    ]);
+
+    const fromHtml = await readPage(t, ws.editor, at(tree, 'Blocks').id);
+    expect(fromHtml.content).toEqual({
+      type: 'doc',
+      content: [
+        callout('danger', '⚠️', p(text('Never on '), bold('Fridays'), text('.')), p(text('Really.'))),
+        callout('success', null, p(text('Shipped'))),
+        callout('info', null, p(text('Plain'))),
+        toggle([text('Why '), bold('toggles'), text('?')], p(text('Because.')), bullets('one')),
+        toggle([text('A toggle heading')], p(text('Under it.'))),
+        p(text('Energy '), mathInline('E=mc^2'), text(' costs $5.')),
+        mathBlock('\\sum_{i=1}^n i = \\frac{n(n+1)}{2}'),
+        codeBlock(null, 'x'.repeat(10_001)),
+        codeBlock('mermaid', 'graph TD\n  A --> B'),
+      ],
+    });
+    expectMarkdownRoundTrip(fromHtml);
+
+    const fromMarkdown = await readPage(t, ws.editor, at(tree, 'Blocks (Markdown)').id);
+    expect(fromMarkdown.content).toEqual({
+      type: 'doc',
+      content: [
+        callout('info', '💡', p(text('Plans change; '), bold('this'), text(' page is the source of truth.')), bullets('a list')),
+        callout('info', null, p(text('Mind the gap.'))),
+        toggle([text('Why toggles?')], p(text('Because.'))),
+        p(text('Energy '), mathInline('E=mc^2'), text(' costs $5.')),
+        mathBlock('\\sum_{i=1}^n i'),
+        codeBlock('mermaid', 'graph TD\n  A --> B'),
+      ],
+    });
+    expectMarkdownRoundTrip(fromMarkdown);
   });
 });
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
+import { bold, callout, codeBlock, expectMarkdownRoundTrip, mathBlock, mathInline, p, text } from './blocks.js';
 import {
   findPage,
   type ImportSuite,
@@ -86,11 +87,11 @@ describe('imports: an Obsidian vault', () => {
     expect(done.warnings).toHaveLength(2);
   });
 
-  it('drops the front matter but keeps its tags, makes a callout a quote with a bold title, and leaves code alone', async () => {
+  it('drops the front matter but keeps its tags, makes a callout a callout with a bold title, and leaves code alone', async () => {
     const welcome = await readPage(t, ws.editor, findPage(tree, 'Welcome').id);
     expect(welcome.markdown.startsWith('Tags: #start #team/onboarding\n\n# Welcome')).toBe(true);
     expect(welcome.markdown).not.toContain('cssclasses');
-    expect(welcome.markdown).toContain('> **Keep it short**\n>\n> One idea per note.');
+    expect(welcome.content.content).toContainEqual(callout('success', null, p(bold('Keep it short')), p(text('One idea per note.'))));
     expect(welcome.markdown).toContain('`[[Not a link]]`');
     expect(welcome.markdown).toContain('```md\n[[Also not a link]]\n```');
   });
@@ -123,6 +124,60 @@ describe('imports: Obsidian links in detail', () => {
     expect(pdf).toMatchObject({ filename: 'report.pdf', contentType: 'application/pdf' });
     expect(a.markdown).toContain(`[files/report.pdf](/api/v1/attachments/${pdf.id}/download)`);
     expect(done.warnings).toEqual([{ path: 'A.md', message: 'the embedded file "files/report.pdf" became a link to it' }]);
+  });
+});
+
+describe('imports: Obsidian callouts, math and diagrams', () => {
+  it('makes callouts (foldable, nested, custom types) callouts with their title in bold, and passes math and Mermaid through', async () => {
+    const note = [
+      '> [!note] Keep it short',
+      '> One idea per note, see [[B]].',
+      '',
+      '> [!WARNING]- Folded by default',
+      '> Mind the gap.',
+      '',
+      '> [!tip]+',
+      '> Open by default, no title.',
+      '',
+      '> [!faq] Custom types are info',
+      '',
+      '> [!quote] Outer',
+      '> > [!error] Inner',
+      '> > Nested.',
+      '',
+      '> A plain quote.',
+      '',
+      'Area $\\pi r^2$, priced at $5.',
+      '',
+      '$$',
+      '\\int_0^1 x\\,dx',
+      '$$',
+      '',
+      '```mermaid',
+      'graph TD',
+      '  A --> B',
+      '```',
+    ].join('\n');
+    const { space, done, tree } = await importInto('Callouts', await makeZip({ '.obsidian/app.json': '{}', 'A.md': note, 'B.md': 'Bee.' }));
+    expect(done.warnings).toEqual([]);
+    const page = await readPage(t, ws.editor, findPage(tree, 'A').id);
+    const b = `/w/${ws.workspace.hostname}/s/${space.slug}/p/b-${findPage(tree, 'B').id}`;
+    const link = { type: 'link', attrs: { href: b, target: '_blank', rel: 'noopener noreferrer nofollow', class: null, title: null } };
+    expect(page.content).toEqual({
+      type: 'doc',
+      content: [
+        callout('note', null, p(bold('Keep it short')), p(text('One idea per note, see '), text('B', [link]), text('.'))),
+        callout('warning', null, p(bold('Folded by default')), p(text('Mind the gap.'))),
+        callout('success', null, p(text('Open by default, no title.'))),
+        callout('info', null, p(bold('Custom types are info'))),
+        callout('note', null, p(bold('Outer')), callout('danger', null, p(bold('Inner')), p(text('Nested.')))),
+        { type: 'blockquote', content: [p(text('A plain quote.'))] },
+        p(text('Area '), mathInline('\\pi r^2'), text(', priced at $5.')),
+        mathBlock('\\int_0^1 x\\,dx'),
+        codeBlock('mermaid', 'graph TD\n  A --> B'),
+      ],
+    });
+    expectMarkdownRoundTrip(page);
   });
 });
 

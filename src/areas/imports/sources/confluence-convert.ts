@@ -1,3 +1,4 @@
+import { calloutTypeOf } from '../../../editor/blocks.js';
 import { elementToDocument, withHtmlDocument } from '../../../editor/html.js';
 import type { Converted } from './source.js';
 
@@ -5,8 +6,9 @@ import type { Converted } from './source.js';
  * One page of a Confluence HTML export as a document. The page's own content is `#main-content`; around it the
  * export adds chrome (breadcrumbs, the title heading, "Created by…", the "Attachments:" and comments sections, the
  * footer), removed when a page has no `#main-content`. Confluence's macros are rewritten into what the schema holds
- * (a code macro into a code block with its language, a panel into a quote with its kind, a task list into a task
- * list); those with nothing to carry (a table of contents, a page tree) are left out with a warning.
+ * (a code macro into a code block with its language, `mermaid` included; an info, note, tip, warning, success or
+ * error panel into a callout of that kind; an expand macro into a toggle; a task list into a task list); those with
+ * nothing to carry (a table of contents, a page tree) are left out with a warning.
  */
 
 const CHROME = ['#breadcrumb-section', '#title-heading', '.page-metadata', '#footer', '#comments-section', '.pageSection.group', '#likes-and-labels-container'];
@@ -21,16 +23,6 @@ const LEFT_OUT: [selector: string, what: string][] = [
 
 /** Macros that render nothing by design (an anchor is a link target): no warning when they are empty. */
 const SILENT_MACROS = new Set(['anchor', 'children', 'excerpt']);
-
-const PANEL_KINDS: Record<string, string> = {
-  information: 'Info',
-  info: 'Info',
-  note: 'Note',
-  tip: 'Tip',
-  warning: 'Warning',
-  success: 'Success',
-  error: 'Error',
-};
 
 /** A code macro's language from `brush: java; gutter: false`, when it names one the schema accepts. */
 function brushOf(pre: Element): string | null {
@@ -81,29 +73,44 @@ function rewriteCodeMacros(root: Element) {
   }
 }
 
-/** Info, note, tip and warning macros (and plain panels) become a quote, led by their kind and title in bold. */
+/**
+ * Info, note, tip, warning, success and error macros (`confluence-information-macro-<kind>`) become callouts of the
+ * type `calloutTypeOf` reads in their kind (`information` is info, `tip` success, `error` danger), their title a
+ * bold first line; the kind's icon is the callout's badge in kb. A plain panel (a box in the author's colours,
+ * without a kind) stays a quote led by its title in bold.
+ */
 function rewritePanels(root: Element) {
   const document = root.ownerDocument;
   for (const panel of root.querySelectorAll('.confluence-information-macro, div.panel:not(.code)')) {
     if (!panel.isConnected) continue;
-    const kind = /confluence-information-macro-(\w+)/.exec(panel.className)?.[1];
+    const kind = panel.matches('.confluence-information-macro')
+      ? (/confluence-information-macro-(\w+)/.exec(panel.className)?.[1] ?? panel.getAttribute('data-macro-name') ?? 'info')
+      : null;
     const titleEl = panel.querySelector(':scope > .title, :scope > .panelHeader');
-    const title = [kind ? PANEL_KINDS[kind] : undefined, titleEl?.textContent?.trim()].filter(Boolean).join(': ');
+    const title = titleEl?.textContent?.trim();
     const body = panel.querySelector('.confluence-information-macro-body, .panelContent') ?? panel;
-    const quote = document.createElement('blockquote');
-    if (title) quote.append(boldLine(document, title));
-    quote.append(...[...body.childNodes].filter((n) => n !== titleEl));
-    panel.replaceWith(quote);
+    const box = document.createElement(kind ? 'aside' : 'blockquote');
+    if (kind) box.setAttribute('data-callout', calloutTypeOf(kind));
+    if (title) box.append(boldLine(document, title));
+    const isIcon = (n: ChildNode) => n.nodeType === 1 && (n as Element).matches('.confluence-information-macro-icon');
+    box.append(...[...body.childNodes].filter((n) => n !== titleEl && !isIcon(n)));
+    panel.replaceWith(box);
   }
 }
 
-/** The expand macro: its title as a bold line, its content shown (the schema has no collapsible block). */
+/** The expand macro as a toggle: its title the summary, its content the toggle's. */
 function rewriteExpands(root: Element) {
+  const document = root.ownerDocument;
   for (const expand of root.querySelectorAll('.expand-container')) {
     if (!expand.isConnected) continue;
-    const title = expand.querySelector('.expand-control-text')?.textContent?.trim();
-    const content = expand.querySelector('.expand-content');
-    expand.replaceWith(...(title ? [boldLine(root.ownerDocument, title)] : []), ...(content ? [...content.childNodes] : []));
+    const details = document.createElement('details');
+    const summary = document.createElement('summary');
+    summary.textContent = expand.querySelector(':scope > .expand-control .expand-control-text')?.textContent?.trim() ?? '';
+    const content = document.createElement('div');
+    content.setAttribute('data-details-content', '');
+    content.append(...(expand.querySelector(':scope > .expand-content')?.childNodes ?? []));
+    details.append(summary, content);
+    expand.replaceWith(details);
   }
 }
 

@@ -1,4 +1,6 @@
+import { type CalloutType, MAX_MATH } from '../../../editor/blocks.js';
 import { elementToDocument, withHtmlDocument } from '../../../editor/html.js';
+import { isEmoji, pictureIconWarning } from './callout-icons.js';
 import type { Converted } from './source.js';
 
 /**
@@ -6,7 +8,9 @@ import type { Converted } from './source.js';
  * a description, and for a database row a `<table class="properties">`) and the content in `<div class="page-body">`.
  * The header's chrome goes (the title becomes the page's title); its description and properties stay as text. Notion
  * marks up a few blocks in its own way, rewritten here to what the shared schema reads: to-do lists become task
- * lists, callouts quotes, equations their TeX source; the icons beside property names (inline SVG) are decoration.
+ * lists, callouts (`figure.callout`) callouts (an emoji icon kept, the type from the colour), toggles (`ul.toggle`,
+ * and toggle headings) details, equations (KaTeX) math blocks and inline math with their TeX source, and a Mermaid
+ * code block kb's `mermaid` one; the icons beside property names (inline SVG) are decoration.
  */
 
 const PAGE_TITLE = /<h1\b[^>]*class="[^"]*\bpage-title\b[^"]*"[^>]*>([\s\S]*?)<\/h1>/i;
@@ -85,51 +89,117 @@ function toTaskLists(root: Element) {
   for (const box of root.querySelectorAll('.checkbox')) box.replaceWith(box.classList.contains('checkbox-on') ? '☑' : '☐');
 }
 
-function calloutsToQuotes(root: Element, document: Document): boolean {
-  const callouts = root.querySelectorAll('figure.callout');
-  for (const callout of callouts) {
-    const [icon, content] = [...callout.children];
-    const quote = document.createElement('blockquote');
-    const emoji = icon?.querySelector('img') ? '' : (icon?.textContent?.trim() ?? '');
-    const body = content ?? icon;
-    if (body && body !== icon) {
-      const first = body.firstElementChild?.tagName === 'P' ? body.firstElementChild : body;
-      if (emoji) first.prepend(`${emoji} `);
-      quote.append(...body.childNodes);
-    }
-    callout.replaceWith(quote);
+/** Notion's block colours (a callout's text or background) as callout types, by the colour each shows in kb. */
+const CALLOUT_COLOURS: Record<string, CalloutType> = {
+  default: 'info',
+  blue: 'info',
+  purple: 'info',
+  gray: 'note',
+  brown: 'note',
+  green: 'success',
+  teal: 'success',
+  yellow: 'warning',
+  orange: 'warning',
+  red: 'danger',
+  pink: 'danger',
+};
+
+/**
+ * `<figure class="block-color-… callout"><div><span class="icon">💡</span></div><div>…</div></figure>` as a callout:
+ * the icon kept when it is an emoji (a picture cannot be a callout's icon: reported), the type from the colour.
+ */
+function calloutsToCallouts(root: Element, document: Document, warnings: Set<string>) {
+  for (const callout of root.querySelectorAll('figure.callout')) {
+    const children = [...callout.children];
+    // Notion writes the icon's box (empty when there is no icon) and then the content's.
+    const box = children.length > 1 ? children[0] : null;
+    const body = children.length > 1 ? children.slice(1) : children;
+    const aside = document.createElement('aside');
+    const colour = /\bblock-color-([a-z]+?)(?:_background)?\b/.exec(callout.className)?.[1] ?? 'default';
+    aside.setAttribute('data-callout', CALLOUT_COLOURS[colour] ?? 'info');
+    const picture = box?.querySelector('img');
+    const icon = (box?.textContent ?? '').trim();
+    if (picture) warnings.add(pictureIconWarning(picture.getAttribute('src') ?? ''));
+    else if (isEmoji(icon)) aside.setAttribute('data-icon', icon);
+    else if (icon) aside.append(icon, ' '); // not an icon kb can show: kept as the callout's first words
+    for (const part of body) aside.append(...(part.tagName === 'DIV' ? part.childNodes : [part]));
+    callout.replaceWith(aside);
   }
-  return callouts.length > 0;
 }
 
-/** KaTeX markup (MathML plus a visual copy) as its TeX source in code: the schema has no math. */
-function equationsToTex(root: Element, document: Document): boolean {
-  let found = false;
-  const texOf = (el: Element) => el.querySelector('annotation[encoding="application/x-tex"]')?.textContent?.trim() ?? '';
-  for (const figure of root.querySelectorAll('figure.equation')) {
-    const pre = document.createElement('pre');
-    pre.append(Object.assign(document.createElement('code'), { textContent: texOf(figure) }));
-    figure.replaceWith(pre);
-    found = true;
+/**
+ * Toggles: `<ul class="toggle"><li><details open=""><summary>…</summary>…</details></li></ul>` (a toggle heading is a
+ * bare `<details>` whose summary holds the heading and whose blocks sit in a `div.indented`) as the schema's
+ * `<details><summary>…</summary><div data-details-content>…</div></details>`; the summary is one line of text.
+ */
+function togglesToDetails(root: Element, document: Document) {
+  for (const list of root.querySelectorAll('ul.toggle')) {
+    const items = [...list.children];
+    if (items.every((li) => li.tagName === 'LI' && li.querySelector(':scope > details'))) list.replaceWith(...items.flatMap((li) => [...li.childNodes]));
   }
-  for (const katex of root.querySelectorAll('.katex')) {
-    katex.replaceWith(Object.assign(document.createElement('code'), { textContent: texOf(katex) }));
-    found = true;
+  for (const details of root.querySelectorAll('details')) {
+    const summary = document.createElement('summary');
+    const content = document.createElement('div');
+    content.setAttribute('data-details-content', '');
+    let summed = false;
+    for (const child of [...details.childNodes]) {
+      if (child.nodeName === 'SUMMARY' && !summed) summary.append(...child.childNodes);
+      else content.append(child);
+      summed ||= child.nodeName === 'SUMMARY';
+    }
+    for (const block of summary.querySelectorAll('h1, h2, h3, h4, h5, h6, p, div')) block.replaceWith(...block.childNodes);
+    details.removeAttribute('open');
+    details.replaceChildren(summary, content);
   }
-  return found;
+}
+
+/** An equation's TeX source: the annotation KaTeX keeps beside its MathML, else its text. */
+const texOf = (el: Element) => (el.querySelector('annotation[encoding="application/x-tex"]')?.textContent ?? el.textContent ?? '').trim();
+
+/**
+ * KaTeX markup (MathML plus a visual copy) as math with its TeX source: an equation block (`figure.equation`) as a
+ * math block, an inline equation (`span.notion-text-equation-token`, or KaTeX elsewhere) as inline math. A formula
+ * longer than the schema takes stays as TeX in code, reported.
+ */
+function equationsToMath(root: Element, document: Document, warnings: Set<string>) {
+  const replace = (el: Element, block: boolean) => {
+    const tex = texOf(el);
+    if (tex.length > MAX_MATH) {
+      warnings.add(`an equation longer than ${MAX_MATH} characters was kept as its TeX source, in code`);
+      const code = Object.assign(document.createElement('code'), { textContent: tex });
+      const pre = document.createElement('pre');
+      pre.append(code);
+      el.replaceWith(block ? pre : code);
+      return;
+    }
+    const math = Object.assign(document.createElement(block ? 'div' : 'span'), { textContent: tex });
+    math.setAttribute('data-math', block ? 'block' : 'inline');
+    el.replaceWith(math);
+  };
+  for (const figure of root.querySelectorAll('figure.equation')) replace(figure, true);
+  for (const token of root.querySelectorAll('.notion-text-equation-token')) replace(token, false);
+  for (const katex of root.querySelectorAll('.katex-display, .katex')) if (katex.isConnected) replace(katex, katex.matches('.katex-display'));
+}
+
+/** Notion names its code languages in capitals (`language-Mermaid`): a diagram is kb's `mermaid` code block. */
+function mermaidCode(root: Element) {
+  for (const code of root.querySelectorAll('pre code.language-Mermaid')) code.className = 'language-mermaid';
 }
 
 export function convertNotionHtml(html: string): Converted {
   return withHtmlDocument(html, (document) => {
-    const warnings: string[] = [];
+    const warnings = new Set<string>();
     const root = document.createElement('div');
     const body = document.querySelector('.page-body');
     root.append(...headerText(document), ...(body ? body.childNodes : (document.querySelector('article')?.childNodes ?? document.body.childNodes)));
-    // Notion spaces blocks with bare `<br>`s between them (after a database's table, say): layout, not content.
-    for (const el of root.querySelectorAll(':scope > br, header, .property-icon, .link-to-page .icon, svg.typesIcon')) el.remove();
+    // Notion spaces blocks with bare `<br>`s between them (after a database's table, say): layout, not content; and it
+    // puts KaTeX's stylesheet before each equation, which is no part of the formula's text.
+    for (const el of root.querySelectorAll(':scope > br, header, style, .property-icon, .link-to-page .icon, svg.typesIcon')) el.remove();
     toTaskLists(root);
-    if (calloutsToQuotes(root, document)) warnings.push('callouts became quotes');
-    if (equationsToTex(root, document)) warnings.push('equations were kept as their TeX source, in code');
+    equationsToMath(root, document, warnings);
+    calloutsToCallouts(root, document, warnings);
+    togglesToDetails(root, document);
+    mermaidCode(root);
     const { doc, dropped } = elementToDocument(root);
     return { doc, warnings: [...warnings, ...dropped] };
   });

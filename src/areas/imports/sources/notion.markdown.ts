@@ -1,10 +1,13 @@
 import { markdownToDocument } from '../../../editor/index.js';
+import { leadingEmoji, pictureIconWarning } from './callout-icons.js';
 import type { Converted } from './source.js';
 
 /**
  * A page of Notion's "Markdown & CSV" export. Notion starts each file with `# Title` (the page's title, which the
  * page takes instead), writes a database row's properties right under it as `Key: value` lines, and writes callouts
- * as raw `<aside>` HTML, which our Markdown reader (HTML off, as for any Markdown we take) would show as tags.
+ * as raw `<aside>` HTML, which our Markdown reader (HTML off, as for any Markdown we take) would show as tags: they
+ * become kb's callouts. Toggles (`<details>`/`<summary>` lines), equations (`$…$`, `$$…$$`) and Mermaid code blocks
+ * are Markdown the shared reader takes as they are.
  */
 
 const TITLE = /^\s*# +(.+?)(?:\s+#+)?[ \t]*(?:\r?\n|$)/;
@@ -35,22 +38,30 @@ function separateProperties(body: string): string {
   return `${lines.slice(0, end).join('\n\n')}\n${lines.slice(end).join('\n')}`;
 }
 
-/** Callouts as quotes (the icon, an emoji, stays as text; a colour the export does not carry anyway). */
-function asidesAsQuotes(body: string): { body: string; found: boolean } {
-  let found = false;
-  const out = body.replace(ASIDE, (_, inner: string) => {
-    found = true;
-    return inner
-      .split('\n')
-      .map((line) => `> ${line}`.trimEnd())
-      .join('\n');
+/** The icon Notion writes for a callout whose icon is a picture (one of its own, or an upload): `<img src="…" … />`. */
+const PICTURE_ICON = /^<img\b[^>]*?\bsrc="([^"]*)"[^>]*>[ \t]*/i;
+
+/**
+ * Callouts as kb's `:::info 💡` … `:::` (read by the Markdown parser): the first emoji is the icon; a picture icon
+ * cannot be one (reported); the type is `info`, as this export does not carry a callout's colour.
+ */
+function asidesAsCallouts(body: string, warnings: Set<string>): string {
+  return body.replace(ASIDE, (_, inner: string) => {
+    let text = inner.replace(/^\s*\n/, '');
+    const picture = PICTURE_ICON.exec(text);
+    if (picture) {
+      warnings.add(pictureIconWarning(picture[1]));
+      text = text.slice(picture[0].length);
+    }
+    const icon = picture ? null : leadingEmoji(text);
+    if (icon) text = text.slice(icon.length).replace(/^[ \t]+/, '');
+    return `:::info${icon ? ` ${icon}` : ''}\n${text.replace(/^\s*\n/, '').trimEnd()}\n:::`;
   });
-  return { body: out, found };
 }
 
 export function convertNotionMarkdown(text: string, opts: { row: boolean }): Converted {
   const untitled = text.replace(TITLE, '');
-  const { body, found } = asidesAsQuotes(opts.row ? separateProperties(untitled) : untitled);
-  const warnings = found ? ['callouts (<aside>) became quotes'] : [];
-  return { doc: markdownToDocument(body), warnings };
+  const warnings = new Set<string>();
+  const body = asidesAsCallouts(opts.row ? separateProperties(untitled) : untitled, warnings);
+  return { doc: markdownToDocument(body), warnings: [...warnings] };
 }

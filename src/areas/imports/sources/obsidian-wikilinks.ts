@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import { calloutTypeOf } from '../../../editor/blocks.js';
 
 /**
  * Obsidian's own Markdown made plain, before the shared Markdown parser reads it:
@@ -9,16 +10,19 @@ import MarkdownIt from 'markdown-it';
  * - `![[image.png]]` (optionally `|alt` or `|300` for a width, which is not kept) becomes an image;
  * - `![[Other note]]` (a note embedded in place) and `![[file.pdf]]` become links, with a warning, since a page
  *   cannot show another page or a file inline;
- * - a callout's `> [!note] Title` line becomes a bold title line of the quote;
+ * - a callout `> [!note] Title` (foldable `[!note]-`/`[!note]+` too) becomes a callout of the mapped type, its
+ *   title a bold first line (the Markdown parser reads `> [!type]` quotes as callouts);
  * - `%%comments%%` are dropped, as Obsidian never shows them.
  * Code blocks (fenced or indented) and code spans are left alone: a `[[` or `%%` in code is code, as markdown-it
- * reads the note (`runsOf`).
+ * reads the note (`runsOf`). Math (`$…$`, `$$…$$`) and Mermaid diagrams (```` ```mermaid ````) are Markdown the
+ * shared parser reads as they are.
  */
 
 const IMAGE = /\.(png|jpe?g|gif|webp|avif|bmp|svg)$/i;
 const NOTE = /\.md$/i;
 const WIKILINK = /(!?)\[\[([^[\]\n]+?)\]\]/g;
-const CALLOUT = /^(\s*>\s*)\[!([\w-]+)\][+-]?[ \t]*(.*)$/;
+/** A callout's first line, in a quote (or a quote in a quote): `> [!note]- Title` (`-`/`+`: folded or not). */
+const CALLOUT = /^((?:[ \t]*>)+[ \t]*)\[!([\w-]+)\][+-]?[ \t]*(.*)$/;
 /** `|300` or `|300x200`: an embed's size, not its text. */
 const SIZE = /^\d+(x\d+)?$/;
 
@@ -139,13 +143,18 @@ function rewriteRun(text: string, state: Rewrite): string {
   return out + rewriteText(text.slice(plain), state);
 }
 
-/** A callout's `> [!note] Title` line as a bold title line of its quote. */
+/**
+ * A callout's `> [!type] Title` line as the Markdown parser reads a callout: its `[!type]` in kb's words (Obsidian's
+ * own and custom types, `[!faq]`, `[!my-box]`, mapped by `calloutTypeOf`), the fold sign dropped (a callout is never
+ * folded in kb), and its title, when it has one, kept as its first line, in bold.
+ */
 function rewriteCallout(line: string): string {
   const callout = CALLOUT.exec(line);
   if (!callout) return line;
   const [, quote, kind, title] = callout;
-  // Its own paragraph of the quote (an empty quote line after it), not run into the first line of its text.
-  return `${quote}**${title.trim() || kind[0].toUpperCase() + kind.slice(1).toLowerCase()}**\n${quote.trimEnd()}`;
+  const marker = `${quote}[!${calloutTypeOf(kind)}]`;
+  // The title its own paragraph (an empty quote line after it), not run into the first line of the callout's text.
+  return title.trim() ? `${marker}\n${quote}**${title.trim()}**\n${quote.trimEnd()}` : marker;
 }
 
 export function rewriteObsidianMarkdown(markdown: string): { markdown: string; warnings: string[]; links: number } {
