@@ -1,4 +1,6 @@
 import { mergeAttributes, Node } from '@tiptap/core';
+import type { DOMOutputSpec } from '@tiptap/pm/model';
+import { checkEmbedUrl, EMBED_ALLOW, EMBED_PROVIDER_IDS, EMBED_REFERRER_POLICY, EMBED_SANDBOX, embedProvider } from './embeds.js';
 
 /**
  * Blocks beyond CommonMark, as Tiptap nodes of the shared schema (server validation, web editor, co-editing):
@@ -8,6 +10,10 @@ import { mergeAttributes, Node } from '@tiptap/core';
  *   HTML `<details><summary>…</summary>…</details>`; whether it is open is the viewer's, never stored in the page;
  * - `mathInline` / `mathBlock`: TeX source kept as the `latex` attribute (rendered with KaTeX by the browser);
  *   Markdown `$…$` and `$$…$$`; at most MAX_MATH characters.
+ * - `embed`: a page of another site in a frame (a video, a design, a document), from the allow-list of embeds.ts;
+ *   `src` is the link as given (https, at most 2,048 characters), `provider` is derived from it (filled in when left
+ *   out, refused when it disagrees: validate.ts); Markdown `::embed[<link>]` on a line of its own; HTML a
+ *   `<figure data-embed>` holding the frame and a plain link to the source.
  * A Mermaid diagram is a code block whose language is `mermaid` (no node of its own).
  */
 
@@ -156,4 +162,93 @@ export const MathBlock = Node.create({
   },
 });
 
-export const blockExtensions = [Callout, Details, DetailsSummary, DetailsContent, MathInline, MathBlock];
+const embedSrc = (v: unknown) => {
+  const check = checkEmbedUrl(v);
+  if (!check.ok) fail(check.reason);
+};
+const embedProviderId = (v: unknown) => {
+  if (v !== null && !EMBED_PROVIDER_IDS.includes(v as never))
+    fail(`must be null (derived from src) or one of ${EMBED_PROVIDER_IDS.map((id) => JSON.stringify(id)).join(', ')}`);
+};
+
+/** The link an embed's HTML names: a figure's `data-src`, else its link, else its frame (or a bare frame's own `src`). */
+export function embedSourceOf(el: HTMLElement): string | null {
+  if (el.tagName.toUpperCase() === 'IFRAME') return el.getAttribute('src');
+  return el.getAttribute('data-src') ?? el.querySelector('a[href]')?.getAttribute('href') ?? el.querySelector('iframe[src]')?.getAttribute('src') ?? null;
+}
+
+/** An embed read from HTML, or false (not this rule: the element's content is read as usual, its link kept). */
+const embedFromHtml = (el: HTMLElement) => {
+  const check = checkEmbedUrl(embedSourceOf(el));
+  return check.ok ? { src: check.src, provider: check.provider.id } : false;
+};
+
+/**
+ * An embed's HTML: the frame and a plain link to the source (what a reader without frames, or the public share page,
+ * uses). Built from `src` again each time, so the frame's address is always one the allow-list makes; a stored link the
+ * list no longer takes keeps only its link.
+ */
+export function embedHtml(src: string): DOMOutputSpec {
+  const check = checkEmbedUrl(src);
+  if (!check.ok) return ['figure', { 'data-embed': '', 'data-src': src, class: 'embed' }, ['figcaption', ['a', { href: src }, src]]];
+  const { provider, frameUrl } = check;
+  const [width, height] = provider.size;
+  return [
+    'figure',
+    { 'data-embed': provider.id, 'data-src': src, class: 'embed' },
+    [
+      'iframe',
+      {
+        src: frameUrl,
+        loading: 'lazy',
+        sandbox: EMBED_SANDBOX,
+        allow: EMBED_ALLOW,
+        referrerpolicy: EMBED_REFERRER_POLICY,
+        title: `${provider.name} embed`,
+        width: String(width),
+        height: String(height),
+      },
+    ],
+    ['figcaption', `${provider.name}: `, ['a', { href: src }, src]],
+  ];
+}
+
+export const Embed = Node.create({
+  name: 'embed',
+  group: 'block',
+  atom: true,
+  selectable: true,
+  draggable: true,
+  addAttributes() {
+    return {
+      src: { default: null, validate: embedSrc, parseHTML: (el: HTMLElement) => embedSourceOf(el), renderHTML: () => ({}) },
+      provider: {
+        default: null,
+        validate: embedProviderId,
+        parseHTML: (el: HTMLElement) => {
+          const check = checkEmbedUrl(embedSourceOf(el));
+          return check.ok ? check.provider.id : null;
+        },
+        renderHTML: () => ({}),
+      },
+    };
+  },
+  parseHTML() {
+    // A frame another tool wrote (a pasted embed code, an import) is an embed too when the list allows its address.
+    return [
+      { tag: 'figure[data-embed]', getAttrs: embedFromHtml },
+      { tag: 'iframe[src]', getAttrs: embedFromHtml },
+    ];
+  },
+  renderHTML({ node }) {
+    return embedHtml(String(node.attrs.src ?? ''));
+  },
+});
+
+/** The name of an embed's provider, from its link (or its stored `provider` when the link no longer reads). */
+export function embedProviderName(attrs: { src?: unknown; provider?: unknown }): string {
+  const check = checkEmbedUrl(attrs.src);
+  return check.ok ? check.provider.name : (embedProvider(attrs.provider)?.name ?? 'Embed');
+}
+
+export const blockExtensions = [Callout, Details, DetailsSummary, DetailsContent, MathInline, MathBlock, Embed];

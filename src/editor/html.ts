@@ -1,5 +1,7 @@
 import { DOMSerializer, DOMParser as PMDOMParser } from '@tiptap/pm/model';
 import { Window } from 'happy-dom';
+import { embedSourceOf } from './blocks.js';
+import { checkEmbedUrl } from './embeds.js';
 import { schema, storedSchema } from './schema.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
 import { type DocJson, readDocument } from './validate.js';
@@ -9,8 +11,9 @@ import { type DocJson, readDocument } from './validate.js';
  * extensions declare, as `@tiptap/html`'s `generateJSON` does) over a happy-dom document with scripts, styles and
  * frames never loaded. What the schema cannot hold is reported, never dropped in silence: each kind of element
  * that carries content the parser would discard (a video, a frame, a form…) is named once in `dropped`, and a link or
- * image whose URL is not allowed keeps its text (or alt text) and is named too. And back: `documentToHtml`, the HTML form
- * of a document that exports and the public reader share.
+ * image whose URL is not allowed keeps its text (or alt text) and is named too. A frame is an `embed` when the
+ * allow-list (embeds.ts) takes its address, or its figure's link (kb's own `<figure data-embed>`); any other is dropped
+ * and named. And back: `documentToHtml`, the HTML form of a document that exports and the public reader share.
  */
 
 /** happy-dom as a parser only: no script runs, nothing is fetched, no layout is computed. */
@@ -68,11 +71,19 @@ export interface HtmlOptions {
   preserveWhitespace?: boolean;
 }
 
+/** A frame the `embed` node reads (itself, or the kb figure around it, names an allowed link). */
+function isEmbedFrame(el: Element): boolean {
+  if (el.tagName.toUpperCase() !== 'IFRAME') return false;
+  const holder = (el.closest('figure[data-embed]') ?? el) as HTMLElement;
+  return checkEmbedUrl(embedSourceOf(holder)).ok;
+}
+
 /** Converts the element `root` (a document's body, or a part of it a source picked) to a document. */
 export function elementToDocument(root: Element, options: HtmlOptions = {}): HtmlConversion {
   const dropped = new Set<string>();
   for (const el of root.querySelectorAll(QUIET.join(','))) el.remove();
   for (const el of root.querySelectorAll(UNSUPPORTED.join(','))) {
+    if (isEmbedFrame(el)) continue;
     dropped.add(`<${el.tagName.toLowerCase()}> is not supported; dropped`);
     el.remove();
   }

@@ -1,6 +1,8 @@
 import type MarkdownIt from 'markdown-it';
 import type { StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { calloutTypeOf } from './blocks.js';
+import { checkEmbedUrl, MAX_EMBED_URL } from './embeds.js';
+import { isAllowedLinkUrl } from './urls.js';
 
 /**
  * markdown-it rules for the blocks of blocks.ts:
@@ -8,7 +10,10 @@ import { calloutTypeOf } from './blocks.js';
  * - `> [!note] Title` (Obsidian, GitHub alerts) → callout, the title kept as its first line;
  * - `<details>` / `<summary>…</summary>` … `</details>` (each tag at the start of its line) → toggle;
  * - `$$` … `$$` (or `$$ x $$` on one line) → math block; `$x$` → inline math, as Pandoc reads it: no space just
- *   inside either `$`, and no digit right after the closing one (so "$5 and $6" stays text).
+ *   inside either `$`, and no digit right after the closing one (so "$5 and $6" stays text);
+ * - `::embed[<link>]` on a line of its own (the generic directives proposal's leaf form, as remark-directive reads
+ *   it) → embed, when the allow-list takes the link; otherwise a paragraph linking to it (an http(s) link), or the line
+ *   as text.
  */
 
 const lineOf = (state: StateBlock, line: number) => state.src.slice(state.bMarks[line] + state.tShift[line], state.eMarks[line]);
@@ -137,6 +142,38 @@ function mathBlock(state: StateBlock, startLine: number, endLine: number, silent
   return true;
 }
 
+const EMBED_LINE = /^::embed\[(.*)\][ \t]*$/;
+/** An address an autolink (`<…>`) carries as written. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: an autolink holds no control characters
+const AUTOLINKABLE = /^https?:\/\/[^\s<>\u0000-\u001f\u007f]+$/i;
+
+function embedBlock(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
+  if (state.sCount[startLine] - state.blkIndent >= 4) return false;
+  const m = EMBED_LINE.exec(lineOf(state, startLine));
+  if (!m) return false;
+  const src = m[1].trim();
+  const check = checkEmbedUrl(src);
+  const asLink = !check.ok && src.length <= MAX_EMBED_URL && AUTOLINKABLE.test(src) && isAllowedLinkUrl(src);
+  // Anything else stays the text it is, read as an ordinary paragraph.
+  if (!check.ok && !asLink) return false;
+  if (silent) return true;
+  if (check.ok) {
+    const tok = state.push('embed', 'figure', 0);
+    tok.attrSet('src', check.src);
+    tok.attrSet('provider', check.provider.id);
+    tok.map = [startLine, startLine + 1];
+  } else {
+    state.push('paragraph_open', 'p', 1).map = [startLine, startLine + 1];
+    const inline = state.push('inline', '', 0);
+    inline.content = `<${src}>`;
+    inline.map = [startLine, startLine + 1];
+    inline.children = [];
+    state.push('paragraph_close', 'p', -1);
+  }
+  state.line = startLine + 1;
+  return true;
+}
+
 function mathInline(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x24 /* $ */ || src.charCodeAt(pos + 1) === 0x24) return false;
@@ -198,6 +235,7 @@ export function blocksPlugin(md: ReturnType<typeof MarkdownIt>): void {
   md.block.ruler.before('fence', 'kb_callout', calloutBlock, { alt });
   md.block.ruler.before('fence', 'kb_details', detailsBlock, { alt });
   md.block.ruler.before('fence', 'kb_math_block', mathBlock, { alt });
+  md.block.ruler.before('fence', 'kb_embed', embedBlock, { alt });
   md.inline.ruler.after('escape', 'kb_math_inline', mathInline);
   md.core.ruler.push('kb_alerts', alertsRule);
 }
@@ -209,4 +247,5 @@ export const blockTokens = {
   details_content: { block: 'detailsContent' },
   math_block: { node: 'mathBlock', getAttrs: (tok: Token) => ({ latex: tok.content }), noCloseToken: true },
   math_inline: { node: 'mathInline', getAttrs: (tok: Token) => ({ latex: tok.content }), noCloseToken: true },
+  embed: { node: 'embed', getAttrs: (tok: Token) => ({ src: tok.attrGet('src'), provider: tok.attrGet('provider') }), noCloseToken: true },
 };

@@ -428,6 +428,10 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
       state.closeBlock(node);
     },
     mathInline: (state, node) => state.write(`$${String(node.attrs.latex).replace(/\$/g, '\\$')}$`),
+    embed: (state, node) => {
+      state.write(`::embed[${node.attrs.src}]`);
+      state.closeBlock(node);
+    },
     blockquote: base.blockquote,
     heading: base.heading,
     horizontalRule: (state, node) => {

@@ -1,4 +1,5 @@
 import type { Node as PMNode } from '@tiptap/pm/model';
+import { embedProviderName } from './blocks.js';
 import { readDocument } from './validate.js';
 
 /** What a leaf node reads as in plain text. */
@@ -14,6 +15,9 @@ function leafText(node: PMNode): string {
     case 'image':
     case 'inlineImage':
       return node.attrs.alt ?? '';
+    case 'embed':
+      // Found by its provider's name and its link (the words of its address: host, path, ids).
+      return `${embedProviderName(node.attrs)} ${node.attrs.src ?? ''}`;
     default:
       return '';
   }

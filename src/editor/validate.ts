@@ -1,5 +1,6 @@
 import { Node as PMNode } from '@tiptap/pm/model';
 import { AppError } from '../errors.js';
+import { checkEmbedUrl } from './embeds.js';
 import { schema, storedSchema } from './schema.js';
 
 /** A ProseMirror document as JSON: `{ type: 'doc', content: [...] }`. */
@@ -67,11 +68,49 @@ export function checkDocumentDepth(json: unknown, field = 'content'): void {
   if (problem) throw documentError(problem, field);
 }
 
+/** What the shape check found that the document needs before it is built. */
+interface ShapeNotes {
+  /** An embed was given without its `provider`, which is then derived from its link. */
+  embedWithoutProvider: boolean;
+}
+
+/**
+ * An embed's `src` is required; its `provider` is derived from `src`: left out (or null), it is filled in
+ * (`withEmbedProviders`); given, it must be the one `src` names, so a reader of the JSON is never told otherwise.
+ */
+function checkEmbed(attrs: unknown, path: string, notes: ShapeNotes): DocumentProblem | null {
+  if (!(isObject(attrs) && typeof attrs.src === 'string')) return { path, reason: 'attribute "src" of embed is required' };
+  const check = checkEmbedUrl(attrs.src);
+  if (!check.ok) return { path, reason: check.reason };
+  if (attrs.provider === undefined || attrs.provider === null) notes.embedWithoutProvider = true;
+  else if (attrs.provider !== check.provider.id)
+    return {
+      path,
+      reason: `attribute "provider" of embed is ${JSON.stringify(String(attrs.provider).slice(0, 100))} but its src is a ${check.provider.name} link ("${check.provider.id}"); provider is derived from src and may be left out`,
+    };
+  return null;
+}
+
+/** The document with each embed's missing `provider` derived from its `src` (a copy along the changed paths only). */
+function withEmbedProviders(json: unknown): unknown {
+  if (!isObject(json)) return json;
+  let out = json;
+  if (json.type === 'embed' && isObject(json.attrs) && (json.attrs.provider === undefined || json.attrs.provider === null)) {
+    const check = checkEmbedUrl(json.attrs.src);
+    if (check.ok) out = { ...json, attrs: { ...json.attrs, provider: check.provider.id } };
+  }
+  if (Array.isArray(json.content)) {
+    const content = json.content.map(withEmbedProviders);
+    if (content.some((child, i) => child !== (json.content as unknown[])[i])) out = { ...out, content };
+  }
+  return out;
+}
+
 /**
  * Checks the JSON shape node by node (types, attribute names, marks, text, depth), so most problems are named
  * precisely and cheaply before ProseMirror builds the document.
  */
-function checkShape(json: unknown, path: string, depth: number): DocumentProblem | null {
+function checkShape(json: unknown, path: string, depth: number, notes: ShapeNotes): DocumentProblem | null {
   if (depth > MAX_DEPTH) return { path, reason: `nested deeper than ${MAX_DEPTH} levels` };
   if (!isObject(json)) return { path, reason: 'a node must be an object' };
   const { type, attrs, content, marks, text } = json;
@@ -88,6 +127,10 @@ function checkShape(json: unknown, path: string, depth: number): DocumentProblem
   if ((type === 'image' || type === 'inlineImage') && !(isObject(attrs) && typeof attrs.src === 'string'))
     return { path, reason: `attribute "src" of ${type} is required` };
   if (type === 'mention' && !(isObject(attrs) && typeof attrs.id === 'string')) return { path, reason: 'attribute "id" of mention is required' };
+  if (type === 'embed') {
+    const problem = checkEmbed(attrs, path, notes);
+    if (problem) return problem;
+  }
   if (type === 'text') {
     if (typeof text !== 'string' || text === '') return { path, reason: 'a text node needs a non-empty string "text"' };
     if (text.length > MAX_TEXT) return { path, reason: `a text node holds at most ${MAX_TEXT} characters` };
@@ -114,7 +157,7 @@ function checkShape(json: unknown, path: string, depth: number): DocumentProblem
   if (content !== undefined) {
     if (!Array.isArray(content)) return { path, reason: 'content must be an array' };
     for (const [i, child] of content.entries()) {
-      const problem = checkShape(child, childPath(path, 'content', i), depth + 1);
+      const problem = checkShape(child, childPath(path, 'content', i), depth + 1, notes);
       if (problem) return problem;
     }
   }
@@ -165,9 +208,10 @@ function locate(json: Record<string, unknown>, path: string): DocumentProblem | 
 /** Builds and checks a document; throws 422 VALIDATION_ERROR with the path of the offending node. */
 export function parseDocument(json: unknown, field = 'content'): PMNode {
   checkDocumentDepth(json, field);
-  const shape = checkShape(json, '', 0);
+  const notes: ShapeNotes = { embedWithoutProvider: false };
+  const shape = checkShape(json, '', 0, notes);
   if (shape) throw documentError(shape, field);
-  const root = json as Record<string, unknown>;
+  const root = (notes.embedWithoutProvider ? withEmbedProviders(json) : json) as Record<string, unknown>;
   if (root.type !== 'doc') throw documentError({ path: '', reason: `the root node must be of type "doc", not "${root.type}"` }, field);
   try {
     const doc = PMNode.fromJSON(schema, root);

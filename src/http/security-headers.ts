@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import { EMBED_FRAME_HOSTS } from '../editor/embeds.js';
 
 /**
  * Security headers for a JSON API (OWASP's REST set), from helmet: `Content-Security-Policy: default-src 'none';
@@ -30,7 +31,9 @@ export function registerSecurityHeaders(app: FastifyInstance) {
 /**
  * The CSP of the web app's HTML and assets (src/http/web-app.ts): scripts and styles from our origin only, no inline
  * script and no eval (the build emits none); inline styles are allowed because the UI library sets style attributes.
- * Images may come from anywhere over http(s) (avatars, pictures in pages); the co-editing socket needs ws/wss.
+ * Images may come from anywhere over http(s) (avatars, pictures in pages); the co-editing socket needs ws/wss. Frames
+ * only from the hosts of the embed providers' players (the allow-list's own `EMBED_FRAME_HOSTS`, so the CSP and what
+ * validation accepts are one list), over https.
  */
 export const APP_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -40,6 +43,7 @@ export const APP_CONTENT_SECURITY_POLICY = [
   "font-src 'self' data:",
   "connect-src 'self' ws: wss:",
   "worker-src 'self' blob:",
+  `frame-src ${EMBED_FRAME_HOSTS.map((host) => `https://${host}`).join(' ')}`,
   "frame-ancestors 'none'",
   "base-uri 'none'",
   "form-action 'self'",

@@ -33,6 +33,7 @@ describe('schema', () => {
         'detailsContent',
         'detailsSummary',
         'doc',
+        'embed',
         'hardBreak',
         'heading',
         'horizontalRule',

@@ -8,7 +8,11 @@ import { createUser } from '../helpers/factories.js';
 
 const APP_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https: http:; font-src 'self' data:; " +
-  "connect-src 'self' ws: wss:; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+  "connect-src 'self' ws: wss:; worker-src 'self' blob:; " +
+  // Frames: the embed providers' players only (src/editor/embeds.ts).
+  'frame-src https://codepen.io https://docs.google.com https://embed.figma.com https://miro.com https://player.vimeo.com https://www.figma.com ' +
+  'https://www.loom.com https://www.youtube-nocookie.com; ' +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 /** An asset big enough to be worth compressing (the build writes .br and .gz beside files of 1 KB and more). */
 const BIG_JS = `${'export const line = "the quick brown fox jumps over the lazy dog";\n'.repeat(200)}console.log("app");\n`;
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/x-abc.js"></script></head><body><div id="root">kb app shell</div></body></html>';

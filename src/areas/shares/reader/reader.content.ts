@@ -1,5 +1,6 @@
 import { Window } from 'happy-dom';
 import type { DocJson } from '../../../db/tables/pages.js';
+import { checkEmbedUrl } from '../../../editor/embeds.js';
 import { documentToHtml, HAPPY_DOM_SETTINGS } from '../../../editor/html.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from '../../../editor/urls.js';
 
@@ -8,7 +9,8 @@ import { isAllowedImageUrl, isAllowedLinkUrl } from '../../../editor/urls.js';
  * the one exports write), then an allow-list pass over the elements, so whatever a stored document holds, the page
  * carries no script, no handler, no frame, no style attribute (the reader's CSP allows none) and no URL outside the
  * allowed schemes. Elements the list does not know are unwrapped (their text stays); elements that only run or embed
- * something are removed, and a frame becomes a link to what it showed.
+ * something are removed, and a frame becomes a link to what it showed. An embed (`<figure data-embed>`) becomes a link
+ * card: its provider's name and its link, opened in a new tab (no frame loads another site into a public page).
  */
 
 /** Semantic elements a page's content may be made of (new blocks rendering to these need no change here). */
@@ -133,6 +135,33 @@ function sanitize(root: Element) {
   }
 }
 
+/** Each embed as a link card (before `sanitize`, which would make its frame a second link and drop its data attributes). */
+function embedCards(root: Element) {
+  const document = root.ownerDocument;
+  for (const figure of Array.from(root.querySelectorAll('figure[data-embed]'))) {
+    const src = figure.getAttribute('data-src') ?? figure.querySelector('a[href]')?.getAttribute('href') ?? '';
+    const check = checkEmbedUrl(src);
+    if (!/^https:/i.test(src) || !isAllowedLinkUrl(src)) {
+      // Not a link a visitor may follow (content stored under other rules): its address as text.
+      const p = document.createElement('p');
+      p.textContent = src;
+      figure.replaceWith(p);
+      continue;
+    }
+    const card = document.createElement('figure');
+    card.setAttribute('class', 'embed-card');
+    const a = document.createElement('a');
+    a.setAttribute('href', src);
+    const name = document.createElement('strong');
+    name.textContent = check.ok ? check.provider.name : 'Embedded page';
+    const address = document.createElement('span');
+    address.textContent = src;
+    a.append(name, address);
+    card.append(a);
+    figure.replaceWith(card);
+  }
+}
+
 /** Task items: a checkbox that shows the state, cannot be changed, and is named by its task. */
 function taskItems(root: Element) {
   for (const input of Array.from(root.querySelectorAll('input[type=checkbox]'))) {
@@ -174,6 +203,7 @@ export function readerContent(doc: DocJson): ReaderContent {
   const document = sharedDocument();
   const root = document.createElement('div');
   documentToHtml(doc, { document, into: root as unknown as HTMLElement });
+  embedCards(root);
   sanitize(root);
   taskItems(root);
   headingIds(root);

@@ -21,6 +21,7 @@ import { api, data } from '../../../api/client';
 import { useSpaces } from '../../spaces/spaces.queries';
 import { paths, useWorkspace } from '../../workspaces/workspace-context';
 import { slugOfTitle } from '../pages.queries';
+import { EmbedMenu } from './EmbedBox';
 import { LINK_BOX_EVENT, normalizeHref, openLink } from './links';
 import { MarkButton, toolbarKeys } from './toolbar';
 
@@ -300,8 +301,8 @@ const TOOLBAR_PLACEMENT = { placement: 'top', offset: 8, flip: true, shift: { pa
 const POPOVER_PLACEMENT = { placement: 'bottom-start', offset: 6, flip: true, shift: { padding: 8 } } as const;
 
 /**
- * The editor's floating menus: the selection toolbar (which becomes the link box on "Link" or Ctrl/Cmd-K), and the
- * link popover with the caret in a link. Alt+F10 in the text moves to whichever is showing (as in Google Docs).
+ * The editor's floating menus: the selection toolbar (which becomes the link box on "Link" or Ctrl/Cmd-K), the
+ * link popover with the caret in a link, and the embed box the slash menu's "Embed" opens. Alt+F10 in the text moves to whichever is showing (as in Google Docs).
  */
 export function EditorMenus({ editor, onComment }: { editor: Editor; onComment?: (quote: string) => void }) {
   const [linkBox, setLinkBox] = useState(false);
@@ -371,6 +372,7 @@ export function EditorMenus({ editor, onComment }: { editor: Editor; onComment?:
           <LinkPopover editor={editor} onEdit={openLinkBox} />
         </Paper>
       </BubbleMenu>
+      <EmbedMenu editor={editor} />
     </>
   );
 }

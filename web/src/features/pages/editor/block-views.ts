@@ -1,3 +1,4 @@
+import { checkEmbedUrl, EMBED_ALLOW, EMBED_REFERRER_POLICY, EMBED_SANDBOX } from '@editor/embeds';
 import { type AnyExtension, Extension, InputRule, type NodeViewRendererProps, type Node as TiptapNode } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
@@ -7,7 +8,8 @@ import { Decoration, DecorationSet } from '@tiptap/pm/view';
  * How the editor (and the read-only share view) shows the blocks of `src/editor/blocks.ts`, without adding to the
  * schema: math through KaTeX and diagrams through Mermaid, each loaded on first use (their own chunks, never in the
  * shell); toggles open and close per viewer (kept in this browser, never in the page); callouts switch type by a
- * click on their badge. Input rules: `$$ ` makes a math block, `:::info ` (or note/success/warning/danger) a callout.
+ * click on their badge; an embed shows a placeholder (its provider and link) until it comes near the screen, then its
+ * frame. Input rules: `$$ ` makes a math block, `:::info ` (or note/success/warning/danger) a callout.
  */
 
 type Katex = typeof import('katex').default;
@@ -136,6 +138,92 @@ function calloutView({ node, editor, getPos }: NodeViewRendererProps) {
       return true;
     },
     ignoreMutation: (m: { target: globalThis.Node }) => m.target === badge || badge.contains(m.target),
+  };
+}
+
+// ---------- Embeds: the frame only once the block comes near the screen ----------
+
+function sourceLink(src: string, text: string) {
+  const a = document.createElement('a');
+  a.href = src;
+  a.textContent = text;
+  a.target = '_blank';
+  a.rel = 'noopener noreferrer nofollow';
+  return a;
+}
+
+/**
+ * An embed: its frame (the address the shared allow-list builds, never the link as typed) and under it the link to
+ * the source. Until the block comes within a screen's height of the view, a placeholder stands in for the frame with
+ * the provider's name and a link, so a page of many embeds loads the frames one reaches (`loading="lazy"` too).
+ */
+function embedView({ node }: NodeViewRendererProps) {
+  const dom = document.createElement('figure');
+  dom.className = 'kb-embed';
+  const box = document.createElement('div');
+  box.className = 'kb-embed-frame';
+  const caption = document.createElement('figcaption');
+  caption.className = 'kb-embed-caption';
+  dom.append(box, caption);
+  let current = node;
+  let observer: IntersectionObserver | null = null;
+  const paint = () => {
+    observer?.disconnect();
+    observer = null;
+    const src = String(current.attrs.src ?? '');
+    const check = checkEmbedUrl(src);
+    const name = check.ok ? check.provider.name : 'Embed';
+    dom.setAttribute('data-embed', check.ok ? check.provider.id : '');
+    caption.replaceChildren(`${name}: `, sourceLink(src, src));
+    const placeholder = document.createElement('div');
+    placeholder.className = 'kb-embed-placeholder';
+    const title = document.createElement('strong');
+    title.textContent = name;
+    placeholder.append(title);
+    box.replaceChildren(placeholder);
+    if (!check.ok) {
+      // Stored under other rules: the link stays, no frame.
+      placeholder.append(document.createTextNode('This link cannot be shown here.'));
+      box.style.aspectRatio = '';
+      return;
+    }
+    placeholder.append(sourceLink(src, `Open in ${name} ↗`));
+    const [width, height] = check.provider.size;
+    box.style.aspectRatio = `${width} / ${height}`;
+    const show = () => {
+      const frame = document.createElement('iframe');
+      frame.src = check.frameUrl;
+      frame.setAttribute('loading', 'lazy');
+      frame.setAttribute('sandbox', EMBED_SANDBOX);
+      frame.setAttribute('allow', EMBED_ALLOW);
+      frame.setAttribute('referrerpolicy', EMBED_REFERRER_POLICY);
+      frame.title = `${name} embed`;
+      box.replaceChildren(frame);
+    };
+    if (typeof IntersectionObserver === 'undefined') return show();
+    observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        observer?.disconnect();
+        observer = null;
+        show();
+      },
+      { rootMargin: '100% 0px' },
+    );
+    observer.observe(dom);
+  };
+  paint();
+  return {
+    dom,
+    update(updated: PMNode) {
+      if (updated.type !== current.type) return false;
+      const changed = updated.attrs.src !== current.attrs.src;
+      current = updated;
+      if (changed) paint();
+      return true;
+    },
+    ignoreMutation: () => true,
+    destroy: () => observer?.disconnect(),
   };
 }
 
@@ -279,6 +367,8 @@ export function withBlockView(ext: AnyExtension): AnyExtension {
       return node.extend({ addNodeView: () => calloutView });
     case 'details':
       return node.extend({ addNodeView: () => detailsView });
+    case 'embed':
+      return node.extend({ addNodeView: () => embedView });
     default:
       return ext;
   }

@@ -3,6 +3,14 @@ import { PluginKey } from '@tiptap/pm/state';
 import { Suggestion } from '@tiptap/suggestion';
 import { renderList, type SuggestionItem } from './SuggestionList';
 
+/** The editor event that asks the menus (EmbedBox.tsx) for the embed box, where the person pastes the link. */
+export const EMBED_BOX_EVENT = 'kbEmbedBox';
+
+/** Asks for the embed box (the editor's own event bus, as the link box is asked for). */
+export function requestEmbedBox(editor: Editor) {
+  (editor as unknown as { emit(event: string): void }).emit(EMBED_BOX_EVENT);
+}
+
 interface Block extends SuggestionItem {
   run(editor: Editor, range: Range): void;
 }
@@ -40,6 +48,16 @@ function blocks(onImage: (editor: Editor) => void): (Block & { aliases: string[]
       run: (e, r) => {
         chainAt(e, r).run();
         onImage(e);
+      },
+    },
+    {
+      key: 'embed',
+      label: 'Embed',
+      hint: 'A video, design or document from another site',
+      aliases: ['video', 'youtube', 'vimeo', 'loom', 'figma', 'google', 'docs', 'sheets', 'slides', 'miro', 'codepen', 'iframe'],
+      run: (e, r) => {
+        chainAt(e, r).run();
+        requestEmbedBox(e);
       },
     },
     {

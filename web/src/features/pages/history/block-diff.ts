@@ -1,3 +1,4 @@
+import { embedProvider } from '@editor/embeds';
 import { diffArrays } from 'diff';
 
 /**
@@ -77,6 +78,10 @@ function inlineTokens(nodes: DocNode[] | undefined, out: Token[] = []): Token[] 
       out.push({ kind: 'break', text: '\n' });
     } else if (node.type === 'image' || node.type === 'inlineImage') {
       out.push({ kind: 'text', text: `[image${node.attrs?.alt ? `: ${node.attrs.alt}` : ''}]` });
+    } else if (node.type === 'embed') {
+      // Its provider, with its link on hover: another link is a change.
+      const src = typeof node.attrs?.src === 'string' ? node.attrs.src : '';
+      out.push({ kind: 'text', text: `[${embedProvider(node.attrs?.provider)?.name ?? 'Embed'} embed]`, href: src });
     } else if (node.content) {
       inlineTokens(node.content, out);
     } else if (node.text) {
