@@ -7,7 +7,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A fresh app (PGlite, every migration) takes seconds at rest and can take a minute on a busy 2-core machine.
+    hookTimeout: 120_000,
     reporters: ['default'],
   },
 });
