@@ -80,4 +80,34 @@ describe('around the page', () => {
     expect(await headerHeight(phone)).toBeLessThan(80);
     await web.shot(phone, 'around-header-375');
   });
+
+  it('page icon: chosen from the grid, typed, removed; shown before the title and in the breadcrumbs', async () => {
+    const { page, token, hostname, workspaceId } = await apiSignedInWorkspace(web, 'icons');
+    const space = (await web.t.request({ method: 'POST', url: '/api/v1/spaces', token, body: { workspaceId, name: 'Handbook', slug: 'handbook' } })).body.data;
+    const made = (
+      await web.t.request({ method: 'POST', url: '/api/v1/pages', token, body: { workspaceId, spaceId: space.id, title: 'Launch plan', content: doc('Go.') } })
+    ).body.data as { id: string; slug: string };
+    const iconOf = async () => (await web.t.request({ url: `/api/v1/pages/${made.id}`, token })).body.data.icon as string | null;
+    await page.goto(`/w/${hostname}/s/handbook/p/${made.slug}-${made.id}`);
+    await visible(page.getByLabel('Title'));
+
+    await page.getByRole('button', { name: 'Add icon' }).click();
+    const picker = page.getByRole('dialog').filter({ has: page.getByRole('group', { name: 'Icons' }) });
+    await visible(picker);
+    await web.shot(page, 'page-icon-picker');
+    await picker.getByRole('button', { name: 'Rocket' }).click();
+    await expect.poll(iconOf).toBe('🚀');
+    await visible(page.getByRole('button', { name: 'Page icon 🚀: change' }));
+    await visible(page.getByText('🚀 Launch plan', { exact: true }));
+
+    // Any emoji typed or pasted; then removed.
+    await page.getByRole('button', { name: 'Page icon 🚀: change' }).click();
+    await picker.getByLabel('Or type or paste one').fill('🦊');
+    await picker.getByLabel('Or type or paste one').press('Enter');
+    await expect.poll(iconOf).toBe('🦊');
+    await page.getByRole('button', { name: 'Page icon 🦊: change' }).click();
+    await picker.getByRole('button', { name: 'Remove icon' }).click();
+    await expect.poll(iconOf).toBe(null);
+    await visible(page.getByRole('button', { name: 'Add icon' }));
+  });
 });

@@ -20,6 +20,7 @@ import { type EditablePage, editorPageKey, loadPage } from './editor/page-doc';
 import { SaveStatus } from './editor/SaveStatus';
 import { useTitleSave } from './editor/useTitleSave';
 import { FavoriteButton, PageMenu } from './PageActions';
+import { PageIcon } from './PageIcon';
 import { isNewPageState, pageKeys, slugOfTitle } from './pages.queries';
 import { PageWithContents } from './toc/TableOfContents';
 
@@ -82,6 +83,7 @@ function PageBody({ page, collab, onEditorChange }: { page: EditablePage; collab
   // The server's word on the live connection wins over the role read with the page (it is re-checked while open).
   const canEdit = collab.readOnly === null ? (page.role ? page.role !== 'viewer' : canEditIn(workspace.role)) : !collab.readOnly;
   const [title, setTitle] = useState(page.title);
+  const [icon, setIcon] = useState<string | null>(page.icon ?? null);
   const titleRef = useRef(page.title);
 
   // The URL names the page by its title's slug: it follows the title (saved here, or renamed elsewhere), so the address
@@ -198,6 +200,7 @@ function PageBody({ page, collab, onEditorChange }: { page: EditablePage; collab
             <Text size="sm">Space</Text>
           )}
           <Text size="sm" c="dimmed" truncate maw={240}>
+            {icon ? `${icon} ` : ''}
             {title || 'Untitled'}
           </Text>
         </Breadcrumbs>
@@ -219,6 +222,7 @@ function PageBody({ page, collab, onEditorChange }: { page: EditablePage; collab
         </Group>
       </Group>
 
+      <PageIcon page={page} icon={icon} onChange={setIcon} canEdit={canEdit} />
       <Textarea
         aria-label="Title"
         placeholder="Untitled"
