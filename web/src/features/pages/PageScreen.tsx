@@ -184,9 +184,12 @@ function PageBody({ page, collab, onEditorChange }: { page: EditablePage; collab
   const location = useLocation();
   useEffect(() => {
     if (!space || location.pathname === pagePath) return;
+    // Only while the address is still this page's: a rename's echo can arrive just as the person goes to another page
+    // (a new child from the tree), and replacing that page's address with this one's would take them back here.
+    if (!window.location.pathname.endsWith(page.id)) return;
     // Replaced, not pushed: Back leaves the page rather than stepping through its old names.
     navigate({ pathname: pagePath, search: location.search, hash: location.hash }, { replace: true });
-  }, [space, pagePath, location.pathname, location.search, location.hash, navigate]);
+  }, [space, pagePath, page.id, location.pathname, location.search, location.hash, navigate]);
 
   return (
     <Stack gap="md" maw={860} mx="auto" px={{ base: 0, sm: 'md' }} pb="xl">
