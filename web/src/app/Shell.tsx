@@ -150,10 +150,16 @@ export function Shell() {
       </AppShell.Header>
       <AppShell.Navbar aria-label="Sidebar">
         <AppShell.Section p="xs">
-          <NavLink component={Link} to={paths.tasks(ws)} label="Tasks" leftSection={<IconListCheck size={16} />} active={active(paths.tasks(ws))} />
+          <NavLink component={Link} to={`${paths.tasks(ws)}/board`} label="Tasks" leftSection={<IconListCheck size={16} />} active={active(paths.tasks(ws))} />
           <NavLink component={Link} to={paths.goals(ws)} label="Goals" leftSection={<IconTarget size={16} />} active={active(paths.goals(ws))} />
           <NavLink component={Link} to={paths.research(ws)} label="Research" leftSection={<IconFlask size={16} />} active={active(paths.research(ws))} />
-          <NavLink component={Link} to={paths.settings(ws)} label="Settings" leftSection={<IconSettings size={16} />} active={active(paths.settings(ws))} />
+          <NavLink
+            component={Link}
+            to={`${paths.settings(ws)}/general`}
+            label="Settings"
+            leftSection={<IconSettings size={16} />}
+            active={active(paths.settings(ws))}
+          />
         </AppShell.Section>
         <AppShell.Section grow component={ScrollArea} px="xs" pb="xs">
           <SpacesNav key={workspace.id} />

@@ -1,7 +1,20 @@
 import { Box, Button, Group, NavLink, Stack, Title } from '@mantine/core';
-import { IconBell, IconBug, IconDevices, IconFolders, IconHistory, IconKey, IconRefresh, IconSettings, IconUsers, IconUsersGroup, IconWebhook } from '@tabler/icons-react';
+import {
+  IconBell,
+  IconBug,
+  IconDevices,
+  IconFolders,
+  IconHistory,
+  IconKey,
+  IconRefresh,
+  IconSettings,
+  IconUsers,
+  IconUsersGroup,
+  IconWebhook,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
+import { Link, Route, Routes, useLocation } from 'react-router';
+import { IndexRedirect } from '../../ui/IndexRedirect';
 import { AuditLogSection } from '../audit/AuditLogSection';
 import { NotificationPreferencesSection } from '../notifications/NotificationPreferencesSection';
 import { WebhooksSection } from '../webhooks/WebhooksSection';
@@ -53,7 +66,15 @@ export default function SettingsScreen() {
       <Group align="flex-start" gap="xl" wrap="nowrap">
         <Box component="nav" aria-label="Settings sections" w={200} visibleFrom="sm" style={{ flexShrink: 0 }}>
           {sections.map((s) => (
-            <NavLink key={s.slug} component={Link} to={`${base}/${s.slug}`} label={s.label} leftSection={s.icon} active={isActive(s.slug)} aria-current={isActive(s.slug) ? 'page' : undefined} />
+            <NavLink
+              key={s.slug}
+              component={Link}
+              to={`${base}/${s.slug}`}
+              label={s.label}
+              leftSection={s.icon}
+              active={isActive(s.slug)}
+              aria-current={isActive(s.slug) ? 'page' : undefined}
+            />
           ))}
         </Box>
         <Box style={{ flex: 1, minWidth: 0 }}>
@@ -75,11 +96,11 @@ export default function SettingsScreen() {
             </Group>
           </Box>
           <Routes>
-            <Route index element={<Navigate to="general" replace />} />
+            <Route index element={<IndexRedirect to="general" />} />
             {sections.map((s) => (
               <Route key={s.slug} path={`${s.slug}/*`} element={s.element} />
             ))}
-            <Route path="*" element={<Navigate to="general" replace />} />
+            <Route path="*" element={<IndexRedirect to="general" />} />
           </Routes>
         </Box>
       </Group>

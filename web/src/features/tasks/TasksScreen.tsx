@@ -2,8 +2,9 @@ import { Button, Group, Modal, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
-import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { IndexRedirect } from '../../ui/IndexRedirect';
 import { ScreenLoader } from '../../ui/ScreenLoader';
 import { canEditIn, paths, useWorkspace } from '../workspaces/workspace-context';
 import { ProjectsView } from './ProjectsView';
@@ -22,7 +23,7 @@ export default function TasksScreen() {
   const { search } = useLocation();
   return (
     <Routes>
-      <Route index element={<Navigate to={`board${search}`} replace />} />
+      <Route index element={<IndexRedirect to={`board${search}`} />} />
       <Route path="board" element={<TasksLayout view="board" />} />
       <Route path="list" element={<TasksLayout view="list" />} />
       <Route path="projects" element={<TasksLayout view="projects" />} />
