@@ -11,6 +11,7 @@ import { chunkDocument, type Passage } from '../areas/knowledge/knowledge.chunk.
 import { htmlToText } from '../areas/research/sources/html.js';
 import { readerContent } from '../areas/shares/reader/reader.content.js';
 import { type DocJson, documentToMarkdown, markdownToDocument } from '../editor/index.js';
+import { anchorQuote } from '../editor/comment-anchors.js';
 import { documentToYState, type LiveSnapshot, outsideWriteToYUpdate, yStateToSnapshot } from '../editor/ydoc.js';
 import { embedWithEncoder } from '../embeddings/use-model.js';
 import { AppError, type ErrorCode, type ErrorDetails } from '../errors.js';
@@ -39,6 +40,7 @@ export const cpuTasks = {
   documentToYState: (doc: DocJson): Uint8Array => documentToYState(doc),
   yStateToSnapshot: (input: { state: Uint8Array; stored: DocJson }): LiveSnapshot => yStateToSnapshot(input),
   outsideWriteToYUpdate: (input: { state: Uint8Array; json: DocJson }) => outsideWriteToYUpdate(input),
+  anchorQuote: (input: { state: Uint8Array; quote: string }) => anchorQuote(input.state, input.quote),
   /** A batch of exported pages as the text of their files (Markdown with front matter, or HTML). */
   renderExportPages,
   /** A shared page's content as the public reader's sanitized HTML (large pages). */

@@ -4,6 +4,7 @@ import { htmlToText } from '../areas/research/sources/html.js';
 import { type ReaderContent, readerContent } from '../areas/shares/reader/reader.content.js';
 import type { DocJson } from '../editor/index.js';
 import { documentToMarkdown, markdownToDocument } from '../editor/index.js';
+import { anchorQuote } from '../editor/comment-anchors.js';
 import { documentToYState, type LiveSnapshot, outsideWriteToYUpdate, yStateToSnapshot } from '../editor/ydoc.js';
 import { type CpuPoolSettings, runCpuTask } from './pool.js';
 
@@ -44,6 +45,11 @@ export function yStateToSnapshotOffThread(settings: CpuPoolSettings, input: { st
 export function outsideWriteToYUpdateOffThread(settings: CpuPoolSettings, input: { state: Uint8Array; json: DocJson }) {
   const large = input.state.byteLength >= OFFLOAD_MIN_BYTES / 2 || atLeast(input.json, OFFLOAD_MIN_BYTES);
   return large ? runCpuTask(settings, 'outsideWriteToYUpdate', input) : Promise.resolve(outsideWriteToYUpdate(input));
+}
+
+/** A comment's range: the first occurrence of `quote` in a live document's state; large pages off the thread. */
+export function anchorQuoteOffThread(settings: CpuPoolSettings, input: { state: Uint8Array; quote: string }) {
+  return input.state.byteLength >= OFFLOAD_MIN_BYTES / 2 ? runCpuTask(settings, 'anchorQuote', input) : Promise.resolve(anchorQuote(input.state, input.quote));
 }
 
 /** A batch of exported pages as file text; on the background lane once the batch is large, or HTML (slower per page). */

@@ -37,6 +37,8 @@ describe('comments', () => {
       deletedAt: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      anchor: null,
+      reactions: [],
     });
     const parentId = created.body.data.id;
     const reply = await comment(editor, { pageId: page.id, workspaceId: workspace.id, text: 'A reply', parentId });

@@ -521,6 +521,13 @@ const cases: Case[] = [
   },
   { tool: 'comment_update', as: 'admin', args: () => ({ commentId: s.comment, text: 'Not mine' }), error: [403, 'FORBIDDEN'] },
   { tool: 'comment_resolve', as: 'editor', args: () => ({ workspaceId: W(), commentId: s.comment, resolved: true }), ok: (o) => expect(o.resolved).toBe(true) },
+  {
+    tool: 'comment_react',
+    as: 'editor',
+    args: () => ({ commentId: s.comment, emoji: '👍' }),
+    ok: (o) => expect(o.reactions).toEqual([{ emoji: '👍', userIds: [expect.any(String)] }]),
+  },
+  { tool: 'comment_react', as: 'editor', args: () => ({ commentId: s.comment, emoji: 'thumbs up' }), error: [422, 'VALIDATION_ERROR'] },
   { tool: 'comment_resolve', as: 'viewer', args: () => ({ workspaceId: W(), commentId: s.comment, resolved: false }), error: [403, 'FORBIDDEN'] },
   {
     tool: 'comment_delete',

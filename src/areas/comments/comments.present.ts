@@ -1,6 +1,15 @@
 import type { CommentRow } from './comments.repo.js';
 
-export function presentComment(row: CommentRow) {
+export type ReactionRow = { commentId: string; userId: string; emoji: string };
+
+/** One comment's reactions grouped by emoji, in the order each emoji was first given. */
+function reactionsOf(rows: ReactionRow[]) {
+  const byEmoji = new Map<string, string[]>();
+  for (const r of rows) byEmoji.set(r.emoji, [...(byEmoji.get(r.emoji) ?? []), r.userId]);
+  return [...byEmoji].map(([emoji, userIds]) => ({ emoji, userIds }));
+}
+
+export function presentComment(row: CommentRow, reactions: ReactionRow[]) {
   return {
     id: row.id,
     pageId: row.pageId,
@@ -15,6 +24,8 @@ export function presentComment(row: CommentRow) {
     deletedAt: row.deletedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    anchor: row.anchor,
+    reactions: reactionsOf(reactions),
   };
 }
 
@@ -27,4 +38,11 @@ export function visibleThread(rows: CommentRow[]): CommentRow[] {
     for (let at: CommentRow | undefined = row; at && !keep.has(at.id); at = at.parentId ? byId.get(at.parentId) : undefined) keep.add(at.id);
   }
   return rows.filter((r) => keep.has(r.id));
+}
+
+/** Comments with their reactions (`reactions` for any of them, in order). */
+export function presentComments(rows: CommentRow[], reactions: ReactionRow[]) {
+  const byComment = new Map<string, ReactionRow[]>();
+  for (const r of reactions) byComment.set(r.commentId, [...(byComment.get(r.commentId) ?? []), r]);
+  return rows.map((row) => presentComment(row, byComment.get(row.id) ?? []));
 }

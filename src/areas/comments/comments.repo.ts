@@ -1,3 +1,4 @@
+import type { CommentAnchorValue } from '../../db/tables/comments.js';
 import type { Db } from '../../db/index.js';
 
 const COLUMNS = [
@@ -12,6 +13,7 @@ const COLUMNS = [
   'c.createdAt',
   'c.updatedAt',
   'c.deletedAt',
+  'c.anchor',
   'u.name as authorName',
   'u.avatarUrl as authorAvatarUrl',
 ] as const;
@@ -31,8 +33,44 @@ export const commentsRepo = {
     return base(db).where('c.id', '=', id).executeTakeFirst();
   },
 
-  insert(db: Db, row: { id: string; workspaceId: string; pageId: string; parentId: string | null; text: string; authorId: string }) {
-    return db.insertInto('comments').values(row).execute();
+  insert(
+    db: Db,
+    row: { id: string; workspaceId: string; pageId: string; parentId: string | null; text: string; authorId: string; anchor: CommentAnchorValue | null },
+  ) {
+    return db
+      .insertInto('comments')
+      .values({ ...row, anchor: row.anchor && JSON.stringify(row.anchor) })
+      .execute();
+  },
+
+  /** The reactions to these comments, oldest first. */
+  reactionsOf(db: Db, workspaceId: string, commentIds: string[]) {
+    if (commentIds.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('commentReactions')
+      .select(['commentId', 'userId', 'emoji'])
+      .where('workspaceId', '=', workspaceId)
+      .where('commentId', 'in', commentIds)
+      .orderBy('createdAt')
+      .orderBy('userId')
+      .execute();
+  },
+
+  async react(db: Db, row: { workspaceId: string; commentId: string; userId: string; emoji: string }, reacted: boolean) {
+    if (reacted)
+      await db
+        .insertInto('commentReactions')
+        .values(row)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    else
+      await db.deleteFrom('commentReactions').where('commentId', '=', row.commentId).where('userId', '=', row.userId).where('emoji', '=', row.emoji).execute();
+  },
+
+  /** How many different emoji a comment has (a comment takes at most MAX_REACTION_KINDS). */
+  async reactionKinds(db: Db, commentId: string): Promise<string[]> {
+    const rows = await db.selectFrom('commentReactions').select('emoji').distinct().where('commentId', '=', commentId).execute();
+    return rows.map((r) => r.emoji);
   },
 
   updateText(db: Db, workspaceId: string, id: string, text: string, now: Date) {

@@ -6,12 +6,13 @@ import {
   CommentListQuery,
   CommentListResult,
   CommentParams,
+  CommentReactBody,
   CommentReadQuery,
   CommentResolveBody,
   CommentResult,
   CommentUpdateBody,
 } from './comments.schema.js';
-import { createComment, deleteComment, getComment, listComments, resolveComment, updateComment } from './comments.service.js';
+import { createComment, deleteComment, getComment, listComments, reactToComment, resolveComment, updateComment } from './comments.service.js';
 
 export const commentsRoutes: AreaRoutes = (app, deps) => {
   const tags = ['comments'];
@@ -36,7 +37,15 @@ export const commentsRoutes: AreaRoutes = (app, deps) => {
   );
   app.post(
     '/comments',
-    { schema: { tags, security, summary: 'Comment on a page, or reply with parentId (editor)', body: CommentCreateBody, response: { 201: CommentResult } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Comment on a page or on a range of its text (anchor or quote), or reply with parentId (editor)',
+        body: CommentCreateBody,
+        response: { 201: CommentResult },
+      },
+    },
     async (req, reply) => reply.status(201).send({ data: await createComment(ctxOf(req, deps), req.body) }),
   );
   app.put(
@@ -80,5 +89,19 @@ export const commentsRoutes: AreaRoutes = (app, deps) => {
       },
     },
     async (req) => ({ data: await resolveComment(ctxOf(req, deps), req.params.commentId, req.body) }),
+  );
+  app.post(
+    '/comments/:commentId/reactions',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Add (reacted: true) or take back (false) the caller’s emoji reaction (editor)',
+        params: CommentParams,
+        body: CommentReactBody,
+        response: { 200: CommentResult },
+      },
+    },
+    async (req) => ({ data: await reactToComment(ctxOf(req, deps), req.params.commentId, req.body) }),
   );
 };

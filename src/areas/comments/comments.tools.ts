@@ -1,6 +1,14 @@
 import { DELETE, defineTool, listOf, READ, UPDATE, WRITE } from '../../mcp/tool.js';
-import { CommentCreateBody, CommentListQuery, CommentParams, CommentReadQuery, CommentResolveBody, CommentUpdateBody } from './comments.schema.js';
-import { createComment, deleteComment, getComment, listComments, resolveComment, updateComment } from './comments.service.js';
+import {
+  CommentCreateBody,
+  CommentListQuery,
+  CommentParams,
+  CommentReactBody,
+  CommentReadQuery,
+  CommentResolveBody,
+  CommentUpdateBody,
+} from './comments.schema.js';
+import { createComment, deleteComment, getComment, listComments, reactToComment, resolveComment, updateComment } from './comments.service.js';
 
 const category = 'comment';
 
@@ -28,7 +36,8 @@ export const commentTools = [
     name: 'comment_create',
     title: 'Comment on a page',
     category,
-    description: 'Add a comment to a page, or reply to a comment with `parentId` (editor). Returns the comment with its `id`.',
+    description:
+      'Add a comment to a page, or reply to a comment with `parentId` (editor). To comment on a passage, give `quote`: the thread is anchored to the first occurrence of that text in the page (within one paragraph) and follows later edits. Returns the comment with its `id`.',
     input: CommentCreateBody,
     annotations: WRITE,
     handler: (ctx, a) => createComment(ctx, a),
@@ -59,5 +68,15 @@ export const commentTools = [
     input: CommentParams.extend(CommentReadQuery.shape),
     annotations: DELETE,
     handler: (ctx, a) => deleteComment(ctx, a.commentId, a.workspaceId),
+  }),
+  defineTool({
+    name: 'comment_react',
+    title: 'React to a comment',
+    category,
+    description:
+      'Add an emoji reaction to a comment (`reacted: true`, the default) or take yours back (`false`) (editor). Returns the comment with its `reactions`.',
+    input: CommentParams.extend(CommentReactBody.shape),
+    annotations: UPDATE,
+    handler: (ctx, { commentId, ...body }) => reactToComment(ctx, commentId, body),
   }),
 ];

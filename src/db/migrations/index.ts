@@ -39,6 +39,7 @@ import * as m0037 from './0037_invitations_for_accounts.js';
 import * as m0038 from './0038_search_stats_folded.js';
 import * as m0039 from './0039_templates.js';
 import * as m0040 from './0040_page_favorites_and_visits.js';
+import * as m0041 from './0041_comment_anchors_and_reactions.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '0038_search_stats_folded': m0038,
   '0039_templates': m0039,
   '0040_page_favorites_and_visits': m0040,
+  '0041_comment_anchors_and_reactions': m0041,
 };
