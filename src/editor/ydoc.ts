@@ -2,17 +2,16 @@
  * Page content as a Yjs document, the form co-editing works in (Tiptap's Collaboration field `default`), and back.
  * These run on the CPU pool for large pages (see workers/offload.ts): plain data in, plain data out.
  */
-import { prosemirrorJSONToYDoc, updateYFragment, yXmlFragmentToProseMirrorRootNode, yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
+import { prosemirrorJSONToYDoc, yXmlFragmentToProseMirrorRootNode, yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
 import { AppError } from '../errors.js';
 import { schema } from './schema.js';
+import { updateBlocks } from './ydoc-blocks.js';
 import { documentToText } from './text.js';
 import { type DocJson, documentsEqual, emptyDocument, parseDocument } from './validate.js';
 
 /** The name of the shared XML fragment that holds the page (Tiptap's `Collaboration` `field`). */
 export const COLLAB_FIELD = 'default';
-
-const emptyMeta = () => ({ mapping: new Map(), isOMark: new Map() });
 
 function docOf(state: Uint8Array): Y.Doc {
   const doc = new Y.Doc({ gc: true });
@@ -112,17 +111,17 @@ export function yStateToSnapshot(input: { state: Uint8Array; stored: DocJson }):
 
 /**
  * A write from outside (REST, MCP, local sync, a restore) as a Yjs change: the stored state turned into `json` by the
- * smallest edit (y-prosemirror's fragment update), returned both as the new state and as the update to merge into a
+ * smallest edit (blocks paired, then y-prosemirror's fragment update of each: ydoc-blocks.ts), returned both as the new state and as the update to merge into a
  * live document that has moved on since `state` (concurrent typing elsewhere in the page survives the merge).
  */
 export function outsideWriteToYUpdate(input: { state: Uint8Array; json: DocJson }): { state: Uint8Array; update: Uint8Array } {
   const doc = docOf(input.state);
   const before = Y.encodeStateVector(doc);
-  updateYFragment(doc, doc.getXmlFragment(COLLAB_FIELD), parseDocument(input.json), emptyMeta());
+  doc.transact(() => updateBlocks(doc, doc.getXmlFragment(COLLAB_FIELD), parseDocument(input.json)));
   return { state: Y.encodeStateAsUpdate(doc), update: Y.encodeStateAsUpdate(doc, before) };
 }
 
 /** Turns a live document into `json` in place (a correction of content the API refuses), as one transaction. */
 export function replaceLiveContent(doc: Y.Doc, json: DocJson, origin?: unknown): void {
-  doc.transact(() => updateYFragment(doc, doc.getXmlFragment(COLLAB_FIELD), parseDocument(json), emptyMeta()), origin);
+  doc.transact(() => updateBlocks(doc, doc.getXmlFragment(COLLAB_FIELD), parseDocument(json)), origin);
 }

@@ -70,6 +70,9 @@ describe('comments on text', () => {
     expect(await putParagraphs(t.request, p.id, w.admin.token, 'Intro', 'Update: the launch is on Friday.')).toBe(200);
     expect(await putParagraphs(t.request, p.id, w.admin.token, 'Summary first', 'Intro', 'Update: the launch is on Friday.')).toBe(200);
     expect(covered(await storedDoc(p.id), made.body.data.anchor)).toBe('launch is on Friday');
+    // Both in one write, with the paragraphs above replaced: the edited paragraph is updated in place, not rewritten.
+    expect(await putParagraphs(t.request, p.id, w.admin.token, 'Read this first', 'Update: the launch is on Friday, at noon.')).toBe(200);
+    expect(covered(await storedDoc(p.id), made.body.data.anchor)).toBe('launch is on Friday');
 
     // A reply takes its thread's text; the list gives the anchor with the thread's first comment.
     const reply = await comment(w.editor.token, { pageId: p.id, workspaceId: w.workspace.id, text: 'The 12th', parentId: made.body.data.id });

@@ -3,6 +3,7 @@ import { IconDots, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { messageOf } from '../../api/errors';
 import { CommentForm } from './CommentForm';
+import { CommentReactions } from './CommentReactions';
 import { type CommentsScope, type PageComment, useDeleteComment, useEditComment } from './comments.queries';
 import { fullTime, timeAgo } from './relative-time';
 
@@ -16,9 +17,22 @@ function initials(name: string) {
 
 /**
  * One comment: who, when, what. Its author may edit it; its author (or an admin, `canDelete`) may delete it. A
- * deleted comment keeps its place while replies to it remain, without its text.
+ * deleted comment keeps its place while replies to it remain, without its text. Reactions under it.
  */
-export function CommentItem({ comment, scope, mine, canDelete }: { comment: PageComment; scope: CommentsScope; mine: boolean; canDelete: boolean }) {
+export function CommentItem({
+  comment,
+  scope,
+  userId,
+  canDelete,
+  canReact,
+}: {
+  comment: PageComment;
+  scope: CommentsScope;
+  userId: string | undefined;
+  canDelete: boolean;
+  canReact: boolean;
+}) {
+  const mine = comment.author?.id === userId;
   const [editing, setEditing] = useState(false);
   const edit = useEditComment(scope);
   const remove = useDeleteComment(scope);
@@ -87,6 +101,7 @@ export function CommentItem({ comment, scope, mine, canDelete }: { comment: Page
           {comment.text}
         </Text>
       )}
+      {!editing && <CommentReactions comment={comment} scope={scope} userId={userId} canReact={canReact} />}
       {remove.error ? (
         <Text size="xs" c="red" role="alert" mt={4}>
           Could not delete: {messageOf(remove.error)}

@@ -1,6 +1,6 @@
-import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconCheck, IconMessageReply, IconRotate } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../api/errors';
 import { CommentForm } from './CommentForm';
 import { CommentItem } from './CommentItem';
@@ -21,13 +21,23 @@ export function CommentThread({
   userId,
   isAdmin,
   canComment,
+  active = false,
+  onSelect,
 }: {
   thread: Thread;
   scope: CommentsScope;
   userId: string | undefined;
   isAdmin: boolean;
   canComment: boolean;
+  /** Its text was clicked in the page: marked, and scrolled into view. */
+  active?: boolean;
+  /** Its quote was clicked: the page shows its text. */
+  onSelect?: () => void;
 }) {
+  const paper = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (active) paper.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [active]);
   const [replying, setReplying] = useState(false);
   const reply = useAddComment(scope);
   const resolve = useResolveComment(scope);
@@ -36,17 +46,33 @@ export function CommentThread({
   const label = root.deleted ? `Thread by ${who}` : `Thread by ${who}: ${excerpt(root.text)}`;
 
   return (
-    <Paper component="article" aria-label={label} withBorder p="sm" radius="md">
+    <Paper
+      ref={paper}
+      component="article"
+      aria-label={label}
+      aria-current={active || undefined}
+      withBorder
+      p="sm"
+      radius="md"
+      style={active ? { borderColor: 'var(--mantine-color-yellow-filled)', boxShadow: '0 0 0 1px var(--mantine-color-yellow-filled)' } : undefined}
+    >
+      {root.anchor && (
+        <UnstyledButton onClick={onSelect} mb="xs" display="block" w="100%" aria-label={`Show the text: ${excerpt(root.anchor.quote)}`}>
+          <Text size="xs" c="dimmed" lineClamp={2} style={{ borderLeft: '3px solid var(--mantine-color-yellow-filled)', paddingLeft: 8 }}>
+            {root.anchor.quote}
+          </Text>
+        </UnstyledButton>
+      )}
       {root.resolved && (
         <Badge size="xs" color="green" variant="light" mb="xs" leftSection={<IconCheck size={10} />}>
           Resolved
         </Badge>
       )}
-      <CommentItem comment={root} scope={scope} mine={root.author?.id === userId} canDelete={root.author?.id === userId || isAdmin} />
+      <CommentItem comment={root} scope={scope} userId={userId} canDelete={root.author?.id === userId || isAdmin} canReact={canComment} />
       {replies.length > 0 && (
         <Stack gap="sm" mt="sm" pl="md" style={{ borderLeft: '2px solid var(--mantine-color-default-border)' }}>
           {replies.map((c) => (
-            <CommentItem key={c.id} comment={c} scope={scope} mine={c.author?.id === userId} canDelete={c.author?.id === userId || isAdmin} />
+            <CommentItem key={c.id} comment={c} scope={scope} userId={userId} canDelete={c.author?.id === userId || isAdmin} canReact={canComment} />
           ))}
         </Stack>
       )}

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
+import type { CommentAnchor } from '../pages/collab/comment-anchors';
 
 export interface PageComment {
   id: string;
@@ -15,6 +16,9 @@ export interface PageComment {
   deletedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The text a thread is on (its first comment); null for a comment on the whole page. */
+  anchor: CommentAnchor | null;
+  reactions: { emoji: string; userIds: string[] }[];
 }
 
 /** A first comment and every reply under it (replies to replies included), oldest first. */
@@ -74,8 +78,12 @@ function useCommentMutation<TVars>(scope: CommentsScope, run: (vars: TVars) => P
 }
 
 export function useAddComment(scope: CommentsScope) {
-  return useCommentMutation(scope, (vars: { text: string; parentId?: string }) =>
-    data(api.POST('/api/v1/comments', { body: { workspaceId: scope.workspaceId, pageId: scope.pageId, text: vars.text, parentId: vars.parentId } })),
+  return useCommentMutation(scope, (vars: { text: string; parentId?: string; anchor?: CommentAnchor }) =>
+    data(
+      api.POST('/api/v1/comments', {
+        body: { workspaceId: scope.workspaceId, pageId: scope.pageId, text: vars.text, parentId: vars.parentId, anchor: vars.anchor },
+      }),
+    ),
   );
 }
 
@@ -97,6 +105,18 @@ export function useResolveComment(scope: CommentsScope) {
       api.POST('/api/v1/comments/{commentId}/resolve', {
         params: { path: { commentId: vars.id } },
         body: { workspaceId: scope.workspaceId, resolved: vars.resolved },
+      }),
+    ),
+  );
+}
+
+/** Adds or takes back the person's emoji reaction. */
+export function useReactToComment(scope: CommentsScope) {
+  return useCommentMutation(scope, (vars: { id: string; emoji: string; reacted: boolean }) =>
+    data(
+      api.POST('/api/v1/comments/{commentId}/reactions', {
+        params: { path: { commentId: vars.id } },
+        body: { workspaceId: scope.workspaceId, emoji: vars.emoji, reacted: vars.reacted },
       }),
     ),
   );

@@ -1,9 +1,9 @@
-import { ActionIcon, Anchor, Breadcrumbs, Center, Drawer, Group, Loader, Stack, Text, Textarea, Tooltip } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { ActionIcon, Anchor, Breadcrumbs, Center, Group, Loader, Stack, Text, Textarea, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconMessageCircle } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Editor } from '@tiptap/react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ScreenLoader } from '../../ui/ScreenLoader';
@@ -20,11 +20,10 @@ import { type EditablePage, editorPageKey, loadPage } from './editor/page-doc';
 import { SaveStatus } from './editor/SaveStatus';
 import { useTitleSave } from './editor/useTitleSave';
 import { FavoriteButton, PageMenu } from './PageActions';
+import { usePageComments } from './PageComments';
 import { PageIcon } from './PageIcon';
 import { isNewPageState, pageKeys, slugOfTitle } from './pages.queries';
 import { PageWithContents } from './toc/TableOfContents';
-
-const CommentsPanel = lazy(() => import('../comments/CommentsPanel'));
 
 /** `/w/:ws/s/:space/p/:pageRef`: the page, its title and content, edited together with whoever else has it open. */
 export default function PageScreen() {
@@ -52,7 +51,7 @@ export default function PageScreen() {
   if (loaded.error) return <ErrorNotice error={loaded.error} title="This page could not be opened" />;
   return (
     <PageWithContents editor={editor}>
-      <PageBody key={loaded.data.id} page={loaded.data} collab={collab} onEditorChange={setEditor} />
+      <PageBody key={loaded.data.id} page={loaded.data} collab={collab} editor={editor} onEditorChange={setEditor} />
     </PageWithContents>
   );
 }
@@ -75,7 +74,17 @@ function DocumentPending({ collab, spinner }: { collab: CollabState; spinner: bo
   );
 }
 
-function PageBody({ page, collab, onEditorChange }: { page: EditablePage; collab: CollabState; onEditorChange?: (editor: Editor | null) => void }) {
+function PageBody({
+  page,
+  collab,
+  editor,
+  onEditorChange,
+}: {
+  page: EditablePage;
+  collab: CollabState;
+  editor: Editor | null;
+  onEditorChange?: (editor: Editor | null) => void;
+}) {
   const workspace = useWorkspace();
   const { space } = useCurrentSpace();
   const navigate = useNavigate();
@@ -169,16 +178,10 @@ function PageBody({ page, collab, onEditorChange }: { page: EditablePage; collab
   const navigationState = useLocation().state;
   const [focusTitle] = useState(() => isNewPageState(navigationState));
 
-  const [commentsOpen, comments] = useDisclosure(false);
-  // "Comment" on selected text: a page comment that quotes it (comments anchored to a range are not built yet).
-  const [quote, setQuote] = useState<string | undefined>(undefined);
-  const commentOn = useCallback(
-    (text: string) => {
-      setQuote(text);
-      comments.open();
-    },
-    [comments],
-  );
+  const comments = usePageComments(target, editor, canEdit);
+  // On wide screens the page moves aside for the docked comments panel (Mantine's `md` drawer, 440 px), so the text
+  // next to a thread stays in view.
+  const docked = useMediaQuery('(min-width: 75em)') && comments.opened;
   const spaceSlug = space?.slug ?? '';
   const pagePath = paths.page(workspace.hostname, spaceSlug, { id: page.id, slug });
   const location = useLocation();
@@ -192,7 +195,7 @@ function PageBody({ page, collab, onEditorChange }: { page: EditablePage; collab
   }, [space, pagePath, page.id, location.pathname, location.search, location.hash, navigate]);
 
   return (
-    <Stack gap="md" maw={860} mx="auto" px={{ base: 0, sm: 'md' }} pb="xl">
+    <Stack gap="md" maw={860} ml={docked ? 0 : 'auto'} mr={docked ? 456 : 'auto'} px={{ base: 0, sm: 'md' }} pb="xl">
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Breadcrumbs aria-label="Breadcrumb" separator="›" style={{ flexWrap: 'wrap', minWidth: 0 }}>
           {space ? (
@@ -212,7 +215,13 @@ function PageBody({ page, collab, onEditorChange }: { page: EditablePage; collab
           <SaveStatus collab={collab} title={titleSave} readOnly={!canEdit} />
           <WatchButton target={{ type: 'page', id: page.id }} compact />
           <Tooltip label="Comments">
-            <ActionIcon variant="subtle" color="gray" aria-label="Comments" onClick={comments.open}>
+            <ActionIcon
+              variant={comments.opened ? 'light' : 'subtle'}
+              color="gray"
+              aria-label="Comments"
+              aria-expanded={comments.opened}
+              onClick={comments.open}
+            >
               <IconMessageCircle size={18} />
             </ActionIcon>
           </Tooltip>
@@ -256,7 +265,7 @@ function PageBody({ page, collab, onEditorChange }: { page: EditablePage; collab
       {/* Focusable (not tabbable) so that, before the editor is here, a click or the title's Enter has somewhere to put the keys typed for it. */}
       <div ref={bodyRef} tabIndex={-1} className="kb-page-body">
         {collab.session && collab.ready ? (
-          <PageEditor target={target} session={collab.session} editable={canEdit && !collab.refused} onEditor={onEditor} onComment={commentOn} />
+          <PageEditor target={target} session={collab.session} editable={canEdit && !collab.refused} onEditor={onEditor} onComment={comments.commentOn} />
         ) : collab.refused || (page.content.content?.length ?? 0) > PREVIEW_MAX_BLOCKS ? (
           <DocumentPending collab={collab} spinner />
         ) : (
@@ -269,20 +278,7 @@ function PageBody({ page, collab, onEditorChange }: { page: EditablePage; collab
         )}
       </div>
 
-      <Drawer
-        opened={commentsOpen}
-        onClose={() => {
-          comments.close();
-          setQuote(undefined);
-        }}
-        position="right"
-        title="Comments"
-        size="md"
-      >
-        <Suspense fallback={<ScreenLoader />}>
-          <CommentsPanel workspaceId={page.workspaceId} pageId={page.id} canComment={canEdit} quote={quote} />
-        </Suspense>
-      </Drawer>
+      {comments.dock}
     </Stack>
   );
 }

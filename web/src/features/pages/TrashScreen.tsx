@@ -32,9 +32,10 @@ function Trash({ space }: { space: SpaceSummary }) {
   const trash = useQuery({
     queryKey: [...pageKeys.trash(workspace.id, space.id), page],
     queryFn: async () =>
-      (await call(
-        api.GET('/api/v1/trash', { params: { query: { workspaceId: workspace.id, spaceId: space.id, limit: PER_PAGE, page } } }),
-      )) as unknown as { data: TrashedPage[]; meta: { total: number } },
+      (await call(api.GET('/api/v1/trash', { params: { query: { workspaceId: workspace.id, spaceId: space.id, limit: PER_PAGE, page } } }))) as unknown as {
+        data: TrashedPage[];
+        meta: { total: number };
+      },
     placeholderData: keepPreviousData,
   });
   const restore = useMutation({

@@ -4,6 +4,7 @@ import { yCursorPlugin } from '@tiptap/y-tiptap';
 import type { Awareness } from 'y-protocols/awareness';
 import { colourOf, shownPresence } from '@editor/presence';
 import { COLLAB_FIELD, type CollabSession, type Collaborator } from './collab-session';
+import { CommentAnchors } from './comment-anchors';
 import './collab.css';
 
 /** What a peer's awareness says about them, safe to show (a colour that is hex, never a string put into a style). */
@@ -44,10 +45,11 @@ const CollabCarets = Extension.create<{ awareness: Awareness | null }>({
   },
 });
 
-/** The editor bound to a co-editing session: its content is the Yjs document (with its own undo), plus carets. */
+/** The editor bound to a co-editing session: its content is the Yjs document (with its own undo), plus carets and comment highlights. */
 export function collabExtensions(session: CollabSession): AnyExtension[] {
   return [
     Collaboration.configure({ document: session.doc, field: COLLAB_FIELD }),
     CollabCarets.configure({ awareness: session.provider.awareness }),
+    CommentAnchors,
   ];
 }

@@ -25,7 +25,6 @@ export function collabUrl(location: Location = window.location): string {
   return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/api/collab`;
 }
 
-
 /**
  * Opens a page for co-editing: the document loads from this device's copy and from the server at once (Yjs merges
  * both, in any order). The browser's session cookie authenticates the socket (`token: 'cookie'`).
@@ -83,4 +82,3 @@ export function refusalMessage(code: string): string {
       return `The page cannot be edited now (${code})`;
   }
 }
-

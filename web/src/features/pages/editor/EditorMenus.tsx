@@ -20,6 +20,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { api, data } from '../../../api/client';
 import { useSpaces } from '../../spaces/spaces.queries';
 import { paths, useWorkspace } from '../../workspaces/workspace-context';
+import { type CommentAnchor, selectionAnchor } from '../collab/comment-anchors';
 import { slugOfTitle } from '../pages.queries';
 import { EmbedMenu } from './EmbedBox';
 import { LINK_BOX_EVENT, normalizeHref, openLink } from './links';
@@ -304,7 +305,7 @@ const POPOVER_PLACEMENT = { placement: 'bottom-start', offset: 6, flip: true, sh
  * The editor's floating menus: the selection toolbar (which becomes the link box on "Link" or Ctrl/Cmd-K), the
  * link popover with the caret in a link, and the embed box the slash menu's "Embed" opens. Alt+F10 in the text moves to whichever is showing (as in Google Docs).
  */
-export function EditorMenus({ editor, onComment }: { editor: Editor; onComment?: (quote: string) => void }) {
+export function EditorMenus({ editor, onComment }: { editor: Editor; onComment?: (anchor: CommentAnchor) => void }) {
   const [linkBox, setLinkBox] = useState(false);
   // The menus' own elements (the editor's parent holds them, not this component's place in the tree).
   const toolbar = useRef<HTMLDivElement>(null);
@@ -352,8 +353,8 @@ export function EditorMenus({ editor, onComment }: { editor: Editor; onComment?:
   const showPopover = useCallback(({ editor: e, state }: ShowProps) => e.isEditable && state.selection.empty && e.isActive('link') && !linkBox, [linkBox]);
   const comment = onComment
     ? () => {
-        const { from, to } = editor.state.selection;
-        onComment(editor.state.doc.textBetween(from, to, ' ').slice(0, 500));
+        const anchor = selectionAnchor(editor);
+        if (anchor) onComment(anchor);
       }
     : undefined;
   return (

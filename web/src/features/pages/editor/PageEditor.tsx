@@ -3,6 +3,7 @@ import { type Editor, EditorContent, useEditor } from '@tiptap/react';
 import { type MouseEvent, useCallback, useEffect, useMemo, useRef } from 'react';
 import { collabExtensions } from '../collab/collab-extensions';
 import type { CollabSession } from '../collab/collab-session';
+import type { CommentAnchor } from '../collab/comment-anchors';
 import type { DocJSON } from '../pages.queries';
 import { EditorMenus } from './EditorMenus';
 import { FindBar } from './FindBar';
@@ -55,8 +56,8 @@ export function PageEditor(props: {
   session: CollabSession;
   editable: boolean;
   onEditor?: (editor: Editor | null) => void;
-  /** "Comment" in the selection toolbar, with the selected text. */
-  onComment?: (quote: string) => void;
+  /** "Comment" in the selection toolbar: a thread on the selected text (its range in the live document). */
+  onComment?: (anchor: CommentAnchor) => void;
 }) {
   const editor = usePageEditor(props);
   const { onEditor } = props;
