@@ -70,7 +70,9 @@ function blockSteps(fragment: Y.XmlFragment, doc: PMNode): Step[] | null {
   const oldJson = (yXmlFragmentToProsemirrorJSON(fragment).content ?? []) as BlockJson[];
   if (yBlocks.length !== oldJson.length || !yBlocks.every((b) => b instanceof Y.XmlElement)) return null;
   const newNodes: PMNode[] = [];
-  doc.forEach((node) => newNodes.push(node));
+  doc.forEach((node) => {
+    newNodes.push(node);
+  });
   const newJson = newNodes.map((n) => n.toJSON() as BlockJson);
   const changes = diffArrays(
     oldJson.map((b) => JSON.stringify(b)),
