@@ -131,6 +131,51 @@ describe('embeds', () => {
     await web.shot(page, 'embeds-dark');
   });
 
+  it('offers a link card for a link it cannot embed: the card shows the host, opens in a new tab, and the page keeps ::link[…]', async () => {
+    const page = owner.page;
+    await standInPlayers(page);
+    const made = await web.t.request({
+      method: 'POST',
+      url: '/api/v1/pages',
+      token: owner.token,
+      body: {
+        workspaceId: owner.workspaceId,
+        spaceId: (await web.t.request({ url: `/api/v1/pages/${shortId}`, token: owner.token })).body.data.spaceId,
+        title: 'Reading list',
+        markdown: 'Reading:\n',
+      },
+    });
+    expect(made.status).toBe(201);
+    const pageId = made.body.data.id;
+    await page.goto(`/w/${owner.hostname}/s/handbook/p/${made.body.data.slug}-${pageId}`);
+    await visible(editorOf(page));
+    await page.getByText('Reading:').click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('/emb', { delay: 15 });
+    await page.getByRole('option', { name: /^Embed/ }).click();
+    const field = await visible(page.getByRole('textbox', { name: 'Link to embed' }));
+    const GUIDE = 'https://example.com/guide';
+    await field.fill(GUIDE);
+    await field.press('Enter');
+    // Not an error: the box offers the card.
+    await visible(page.getByText('This site cannot be embedded. Add it as a link card, with its title and icon?'));
+    await visible(page.getByRole('button', { name: 'Add link card' }));
+    await field.press('Enter');
+    const card = await visible(page.locator('.kb-link-card'));
+    const link = card.locator('a.kb-link-card-body');
+    expect(await link.getAttribute('href')).toBe(GUIDE);
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    // No site is reachable from here: the server's preview gives the host, which the card shows.
+    await expect.poll(async () => card.getAttribute('data-state'), { timeout: 10_000 }).not.toBe('loading');
+    expect(await card.locator('.kb-link-card-host').textContent()).toBe('example.com');
+    const markdown = async () =>
+      (await web.t.request({ url: `/api/v1/pages/${pageId}`, token: owner.token, query: { format: 'markdown' } })).body.data.markdown as string;
+    await expect.poll(markdown, { timeout: 10_000 }).toContain(`::link[${GUIDE}]`);
+    await web.shot(page, 'link-card');
+  });
+
   it('fits a phone: the frame keeps its shape at 375 px', async () => {
     const phone = await web.newPage({ width: 375, height: 800 });
     await standInPlayers(phone);
