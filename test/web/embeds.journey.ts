@@ -4,7 +4,8 @@ import { apiSignedInWorkspace, handbookWithPage, visible, type WebApp, useWebApp
 
 /**
  * Embeds: a page holding two (one far down), the frame only once a block comes near the screen, the slash menu's
- * "Embed" refusing a lookalike host and embedding an allowed link. No provider is reachable from here: their players
+ * "Embed" offering a lookalike host as a link card, refusing a `javascript:` link and embedding an allowed link; a
+ * link it cannot embed made a link card. No provider is reachable from here: their players
  * are answered by a stand-in page (routed in the browser), which also shows the app's CSP lets those frames load.
  */
 
@@ -57,7 +58,7 @@ beforeAll(async () => {
 });
 
 describe('embeds', () => {
-  it('frames allowed players lazily, refuses a lookalike from the slash menu, and embeds an allowed link', async () => {
+  it('frames allowed players lazily, offers a lookalike as a link card, and embeds an allowed link', async () => {
     const page = owner.page;
     await standInPlayers(page);
     const response = await page.goto(longUrl);
@@ -115,9 +116,15 @@ describe('embeds', () => {
     await visible(page.getByRole('listbox', { name: 'Insert block' }));
     await page.getByRole('option', { name: /^Embed/ }).click();
     const field = await visible(page.getByRole('textbox', { name: 'Link to embed' }));
+    // A lookalike host is no embed: the box offers it as a link card instead (never a frame).
     await field.fill(`https://youtube.com.evil.com/watch?v=${YT}`);
     await field.press('Enter');
-    await visible(page.getByText(/youtube\.com\.evil\.com is not an allowed embed provider; embeds may show YouTube, Vimeo, Loom, Figma/));
+    await visible(page.getByText('This site cannot be embedded. Add it as a link card, with its title and icon?'));
+    expect(await page.locator('figure.kb-embed iframe[src*="evil"]').count()).toBe(0);
+    // What neither an embed nor a card takes is refused, naming the providers.
+    await field.fill('javascript:alert(1)');
+    await field.press('Enter');
+    await visible(page.getByText(/must be https, not javascript:; embeds may show YouTube, Vimeo, Loom, Figma/));
     await web.shot(page, 'embeds-refused');
     await field.fill(VIMEO);
     await field.press('Enter');
