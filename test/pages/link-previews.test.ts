@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, siblingApp, type TestApp } from '../helpers/app.js';
 import { workspaceWithRoles } from '../helpers/factories.js';
+import { createSpace } from '../spaces/helpers.js';
 
 /**
  * GET /api/v1/link-preview: a page's title, description, site name and icon read by the server through research's
@@ -137,6 +138,45 @@ describe('GET /api/v1/link-preview', () => {
     expect(last.headers['retry-after']).toBeDefined();
     // Another user is not held back by it.
     expect((await preview(`${base}/article`, ws.editor.token)).status).toBe(200);
+  });
+
+  it('a page keeps a link card: JSON and Markdown in, ::link[…] out, found by its kept title; a bad link is 422', async () => {
+    const spaceId = (await createSpace(t, ws.admin, ws.workspace.id, { name: 'Links' })).id;
+    const card = { type: 'linkCard', attrs: { url: 'https://example.com/zebra-guide', title: 'Quagga husbandry' } };
+    const made = await t.request({
+      method: 'POST',
+      url: '/api/v1/pages',
+      token: ws.editor.token,
+      body: { workspaceId: ws.workspace.id, spaceId, title: 'Reading', content: { type: 'doc', content: [card] } },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const read = await t.request({ url: `/api/v1/pages/${made.body.data.id}`, token: ws.editor.token, query: { format: 'markdown' } });
+    expect(read.body.data.content.content).toEqual([card]);
+    expect(read.body.data.markdown).toBe('::link[https://example.com/zebra-guide]\n');
+    const found = await t.request({ url: '/api/v1/search', token: ws.editor.token, query: { workspaceId: ws.workspace.id, query: 'quagga' } });
+    expect(found.body.data.map((r: { id: string }) => r.id)).toContain(made.body.data.id);
+    const fromMarkdown = await t.request({
+      method: 'POST',
+      url: '/api/v1/pages',
+      token: ws.editor.token,
+      body: { workspaceId: ws.workspace.id, spaceId, title: 'More reading', markdown: 'See:\n\n::link[http://example.org/a]\n' },
+    });
+    expect(fromMarkdown.status).toBe(201);
+    const again = await t.request({ url: `/api/v1/pages/${fromMarkdown.body.data.id}`, token: ws.editor.token, query: { format: 'markdown' } });
+    expect(again.body.data.markdown).toBe('See:\n\n::link[http://example.org/a]\n');
+    const bad = await t.request({
+      method: 'POST',
+      url: '/api/v1/pages',
+      token: ws.editor.token,
+      body: {
+        workspaceId: ws.workspace.id,
+        spaceId,
+        title: 'Bad',
+        content: { type: 'doc', content: [{ type: 'linkCard', attrs: { url: 'javascript:alert(1)' } }] },
+      },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.message).toContain("a link card's link must be http or https, not javascript:");
   });
 
   it('is in the OpenAPI document', async () => {
