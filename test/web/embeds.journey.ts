@@ -176,7 +176,8 @@ describe('embeds', () => {
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
     // No site is reachable from here: the server's preview gives the host, which the card shows.
     await expect.poll(async () => card.getAttribute('data-state'), { timeout: 10_000 }).not.toBe('loading');
-    expect(await card.locator('.kb-link-card-host').textContent()).toBe('example.com');
+    expect(await card.locator('.kb-link-card-title').textContent()).toBe('example.com');
+    expect(await card.locator('.kb-link-card-host').textContent()).toBe(GUIDE);
     const markdown = async () =>
       (await web.t.request({ url: `/api/v1/pages/${pageId}`, token: owner.token, query: { format: 'markdown' } })).body.data.markdown as string;
     await expect.poll(markdown, { timeout: 10_000 }).toContain(`::link[${GUIDE}]`);

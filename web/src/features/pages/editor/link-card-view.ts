@@ -73,10 +73,13 @@ export function linkCardView(workspaceId: string | null) {
       const check = checkLinkCardUrl(url);
       const hostName = check.ok ? check.host : url;
       anchor.href = check.ok ? url : '#';
-      title.textContent = preview?.title ?? current.attrs.title ?? hostName;
+      const known = preview?.title ?? current.attrs.title;
+      title.textContent = known ?? hostName;
       description.textContent = preview?.description ?? '';
       description.hidden = !preview?.description;
-      host.textContent = preview?.siteName && preview.siteName !== hostName ? `${preview.siteName} · ${hostName}` : hostName;
+      // Without a title the host is the card's title, and the line under it shows the whole link.
+      if (!known) host.textContent = url;
+      else host.textContent = preview?.siteName && preview.siteName !== hostName ? `${preview.siteName} · ${hostName}` : hostName;
       icon.classList.remove('kb-link-card-icon-missing');
       const iconUrl = preview?.iconUrl ?? (check.ok ? `${new URL(url).origin}/favicon.ico` : null);
       if (iconUrl) icon.src = iconUrl;
