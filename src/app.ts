@@ -16,6 +16,7 @@ import { groupsRoutes } from './areas/groups/groups.routes.js';
 import { importsRoutes } from './areas/imports/imports.routes.js';
 import { invitationsRoutes } from './areas/invitations/invitations.routes.js';
 import { knowledgeRoutes } from './areas/knowledge/knowledge.routes.js';
+import { linkPreviewsRoutes } from './areas/link-previews/link-previews.routes.js';
 import { localSyncRoutes } from './areas/local-sync/local-sync.routes.js';
 import { memoryRoutes } from './areas/memory/memory.routes.js';
 import { registerNotifications } from './areas/notifications/notifications.routes.js';
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     knowledgeRoutes,
     sharesRoutes,
     webhooksRoutes,
+    linkPreviewsRoutes,
   ]);
   app.register(async (scope) => goalsRoutes(typed(scope), httpDeps), { prefix: '/api' });
   app.register(async (scope) => researchRoutes(typed(scope), httpDeps), { prefix: '/api' });

@@ -106,6 +106,16 @@ const ConfigSchema = z.object({
     .positive()
     .default(2 * 1024 * 1024),
   RESEARCH_GIT_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  /** Link cards: the longest one preview fetch (all redirects included) may take. The address rules are research's. */
+  LINK_PREVIEW_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  /** Link cards: the most of a page that is read for its title and icon (the head is near the top). */
+  LINK_PREVIEW_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(512 * 1024),
+  /** Link cards: previews one user may ask for in a minute (cached answers count too). */
+  LINK_PREVIEW_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60),
   /** Webhooks: let endpoints be loopback, private or link-local addresses (tests, trusted networks); off, they are refused at registration and at every delivery. */
   WEBHOOK_ALLOW_PRIVATE_NETWORK: z
     .enum(['true', 'false'])

@@ -1,6 +1,7 @@
 import { mergeAttributes, Node } from '@tiptap/core';
 import type { DOMOutputSpec } from '@tiptap/pm/model';
 import { checkEmbedUrl, EMBED_ALLOW, EMBED_PROVIDER_IDS, EMBED_REFERRER_POLICY, EMBED_SANDBOX, embedProvider } from './embeds.js';
+import { LinkCard } from './link-cards.js';
 
 /**
  * Blocks beyond CommonMark, as Tiptap nodes of the shared schema (server validation, web editor, co-editing):
@@ -14,6 +15,7 @@ import { checkEmbedUrl, EMBED_ALLOW, EMBED_PROVIDER_IDS, EMBED_REFERRER_POLICY, 
  *   `src` is the link as given (https, at most 2,048 characters), `provider` is derived from it (filled in when left
  *   out, refused when it disagrees: validate.ts); Markdown `::embed[<link>]` on a line of its own; HTML a
  *   `<figure data-embed>` holding the frame and a plain link to the source.
+ * - `linkCard`: any other http(s) link shown as a card (link-cards.ts); Markdown `::link[<link>]`, HTML a plain `<a>`.
  * A Mermaid diagram is a code block whose language is `mermaid` (no node of its own).
  */
 
@@ -251,4 +253,4 @@ export function embedProviderName(attrs: { src?: unknown; provider?: unknown }):
   return check.ok ? check.provider.name : (embedProvider(attrs.provider)?.name ?? 'Embed');
 }
 
-export const blockExtensions = [Callout, Details, DetailsSummary, DetailsContent, MathInline, MathBlock, Embed];
+export const blockExtensions = [Callout, Details, DetailsSummary, DetailsContent, MathInline, MathBlock, Embed, LinkCard];

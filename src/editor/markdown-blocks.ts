@@ -2,6 +2,7 @@ import type MarkdownIt from 'markdown-it';
 import type { StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { calloutTypeOf } from './blocks.js';
 import { checkEmbedUrl, MAX_EMBED_URL } from './embeds.js';
+import { checkLinkCardUrl } from './link-cards.js';
 import { isAllowedLinkUrl } from './urls.js';
 
 /**
@@ -14,6 +15,8 @@ import { isAllowedLinkUrl } from './urls.js';
  * - `::embed[<link>]` on a line of its own (the generic directives proposal's leaf form, as remark-directive reads
  *   it) → embed, when the allow-list takes the link; otherwise a paragraph linking to it (an http(s) link), or the line
  *   as text.
+ * - `::link[<link>]` (or `::bookmark[<link>]`) on a line of its own → link card (any http(s) link, link-cards.ts);
+ *   a link a card does not take stays the line as text.
  */
 
 const lineOf = (state: StateBlock, line: number) => state.src.slice(state.bMarks[line] + state.tShift[line], state.eMarks[line]);
@@ -174,6 +177,22 @@ function embedBlock(state: StateBlock, startLine: number, _endLine: number, sile
   return true;
 }
 
+const LINK_CARD_LINE = /^::(?:link|bookmark)\[(.*)\][ \t]*$/;
+
+function linkCardBlock(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
+  if (state.sCount[startLine] - state.blkIndent >= 4) return false;
+  const m = LINK_CARD_LINE.exec(lineOf(state, startLine));
+  if (!m) return false;
+  const check = checkLinkCardUrl(m[1].trim());
+  if (!check.ok) return false;
+  if (silent) return true;
+  const tok = state.push('link_card', 'a', 0);
+  tok.attrSet('url', check.url);
+  tok.map = [startLine, startLine + 1];
+  state.line = startLine + 1;
+  return true;
+}
+
 function mathInline(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x24 /* $ */ || src.charCodeAt(pos + 1) === 0x24) return false;
@@ -236,6 +255,7 @@ export function blocksPlugin(md: ReturnType<typeof MarkdownIt>): void {
   md.block.ruler.before('fence', 'kb_details', detailsBlock, { alt });
   md.block.ruler.before('fence', 'kb_math_block', mathBlock, { alt });
   md.block.ruler.before('fence', 'kb_embed', embedBlock, { alt });
+  md.block.ruler.before('fence', 'kb_link_card', linkCardBlock, { alt });
   md.inline.ruler.after('escape', 'kb_math_inline', mathInline);
   md.core.ruler.push('kb_alerts', alertsRule);
 }
@@ -248,4 +268,5 @@ export const blockTokens = {
   math_block: { node: 'mathBlock', getAttrs: (tok: Token) => ({ latex: tok.content }), noCloseToken: true },
   math_inline: { node: 'mathInline', getAttrs: (tok: Token) => ({ latex: tok.content }), noCloseToken: true },
   embed: { node: 'embed', getAttrs: (tok: Token) => ({ src: tok.attrGet('src'), provider: tok.attrGet('provider') }), noCloseToken: true },
+  link_card: { node: 'linkCard', getAttrs: (tok: Token) => ({ url: tok.attrGet('url'), title: null }), noCloseToken: true },
 };

@@ -432,6 +432,10 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
       state.write(`::embed[${node.attrs.src}]`);
       state.closeBlock(node);
     },
+    linkCard: (state, node) => {
+      state.write(`::link[${node.attrs.url}]`);
+      state.closeBlock(node);
+    },
     blockquote: base.blockquote,
     heading: base.heading,
     horizontalRule: (state, node) => {

@@ -18,6 +18,9 @@ function leafText(node: PMNode): string {
     case 'embed':
       // Found by its provider's name and its link (the words of its address: host, path, ids).
       return `${embedProviderName(node.attrs)} ${node.attrs.src ?? ''}`;
+    case 'linkCard':
+      // Found by the title read from the page when the card was made, and by its link.
+      return [node.attrs.title, node.attrs.url].filter(Boolean).join(' ');
     default:
       return '';
   }

@@ -1,6 +1,7 @@
 import { Node as PMNode } from '@tiptap/pm/model';
 import { AppError } from '../errors.js';
 import { checkEmbedUrl } from './embeds.js';
+import { checkLinkCardUrl } from './link-cards.js';
 import { schema, storedSchema } from './schema.js';
 
 /** A ProseMirror document as JSON: `{ type: 'doc', content: [...] }`. */
@@ -130,6 +131,11 @@ function checkShape(json: unknown, path: string, depth: number, notes: ShapeNote
   if (type === 'embed') {
     const problem = checkEmbed(attrs, path, notes);
     if (problem) return problem;
+  }
+  if (type === 'linkCard') {
+    if (!(isObject(attrs) && typeof attrs.url === 'string')) return { path, reason: 'attribute "url" of linkCard is required' };
+    const check = checkLinkCardUrl(attrs.url);
+    if (!check.ok) return { path, reason: check.reason };
   }
   if (type === 'text') {
     if (typeof text !== 'string' || text === '') return { path, reason: 'a text node needs a non-empty string "text"' };

@@ -39,6 +39,7 @@ describe('schema', () => {
         'horizontalRule',
         'image',
         'inlineImage',
+        'linkCard',
         'listItem',
         'mathBlock',
         'mathInline',

@@ -4,7 +4,8 @@ import { apiSignedInWorkspace, handbookWithPage, visible, type WebApp, useWebApp
 
 /**
  * Embeds: a page holding two (one far down), the frame only once a block comes near the screen, the slash menu's
- * "Embed" refusing a lookalike host and embedding an allowed link. No provider is reachable from here: their players
+ * "Embed" offering a lookalike host as a link card, refusing a `javascript:` link and embedding an allowed link; a
+ * link it cannot embed made a link card. No provider is reachable from here: their players
  * are answered by a stand-in page (routed in the browser), which also shows the app's CSP lets those frames load.
  */
 
@@ -57,7 +58,7 @@ beforeAll(async () => {
 });
 
 describe('embeds', () => {
-  it('frames allowed players lazily, refuses a lookalike from the slash menu, and embeds an allowed link', async () => {
+  it('frames allowed players lazily, offers a lookalike as a link card, and embeds an allowed link', async () => {
     const page = owner.page;
     await standInPlayers(page);
     const response = await page.goto(longUrl);
@@ -115,9 +116,15 @@ describe('embeds', () => {
     await visible(page.getByRole('listbox', { name: 'Insert block' }));
     await page.getByRole('option', { name: /^Embed/ }).click();
     const field = await visible(page.getByRole('textbox', { name: 'Link to embed' }));
+    // A lookalike host is no embed: the box offers it as a link card instead (never a frame).
     await field.fill(`https://youtube.com.evil.com/watch?v=${YT}`);
     await field.press('Enter');
-    await visible(page.getByText(/youtube\.com\.evil\.com is not an allowed embed provider; embeds may show YouTube, Vimeo, Loom, Figma/));
+    await visible(page.getByText('This site cannot be embedded. Add it as a link card, with its title and icon?'));
+    expect(await page.locator('figure.kb-embed iframe[src*="evil"]').count()).toBe(0);
+    // What neither an embed nor a card takes is refused, naming the providers.
+    await field.fill('javascript:alert(1)');
+    await field.press('Enter');
+    await visible(page.getByText(/must be https, not javascript:; embeds may show YouTube, Vimeo, Loom, Figma/));
     await web.shot(page, 'embeds-refused');
     await field.fill(VIMEO);
     await field.press('Enter');
@@ -129,6 +136,52 @@ describe('embeds', () => {
     await web.shot(page, 'embeds-light');
     await page.getByRole('button', { name: 'Use dark theme' }).click();
     await web.shot(page, 'embeds-dark');
+  });
+
+  it('offers a link card for a link it cannot embed: the card shows the host, opens in a new tab, and the page keeps ::link[…]', async () => {
+    const page = owner.page;
+    await standInPlayers(page);
+    const made = await web.t.request({
+      method: 'POST',
+      url: '/api/v1/pages',
+      token: owner.token,
+      body: {
+        workspaceId: owner.workspaceId,
+        spaceId: (await web.t.request({ url: `/api/v1/pages/${shortId}`, token: owner.token })).body.data.spaceId,
+        title: 'Reading list',
+        markdown: 'Reading:\n',
+      },
+    });
+    expect(made.status).toBe(201);
+    const pageId = made.body.data.id;
+    await page.goto(`/w/${owner.hostname}/s/handbook/p/${made.body.data.slug}-${pageId}`);
+    await visible(editorOf(page));
+    await page.getByText('Reading:').click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('/emb', { delay: 15 });
+    await page.getByRole('option', { name: /^Embed/ }).click();
+    const field = await visible(page.getByRole('textbox', { name: 'Link to embed' }));
+    const GUIDE = 'https://example.com/guide';
+    await field.fill(GUIDE);
+    await field.press('Enter');
+    // Not an error: the box offers the card.
+    await visible(page.getByText('This site cannot be embedded. Add it as a link card, with its title and icon?'));
+    await visible(page.getByRole('button', { name: 'Add link card' }));
+    await field.press('Enter');
+    const card = await visible(page.locator('.kb-link-card'));
+    const link = card.locator('a.kb-link-card-body');
+    expect(await link.getAttribute('href')).toBe(GUIDE);
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    // No site is reachable from here: the server's preview gives the host, which the card shows.
+    await expect.poll(async () => card.getAttribute('data-state'), { timeout: 10_000 }).not.toBe('loading');
+    expect(await card.locator('.kb-link-card-title').textContent()).toBe('example.com');
+    expect(await card.locator('.kb-link-card-host').textContent()).toBe(GUIDE);
+    const markdown = async () =>
+      (await web.t.request({ url: `/api/v1/pages/${pageId}`, token: owner.token, query: { format: 'markdown' } })).body.data.markdown as string;
+    await expect.poll(markdown, { timeout: 10_000 }).toContain(`::link[${GUIDE}]`);
+    await web.shot(page, 'link-card');
   });
 
   it('fits a phone: the frame keeps its shape at 375 px', async () => {

@@ -55,6 +55,7 @@ h1.title{font-size:2.25rem;line-height:1.2;margin:0 0 .5rem;letter-spacing:-.01e
 .content aside{background:var(--soft);border-left:4px solid var(--accent);border-radius:4px;padding:.75rem 1rem}
 .content .embed-card a{display:flex;flex-direction:column;gap:.125rem;border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;background:var(--soft);text-decoration:none}
 .content .embed-card strong{color:var(--fg)}
+.content a.link-card{display:block;border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:1rem 0;background:var(--soft);overflow-wrap:anywhere}
 .content .embed-card span{font-size:.875rem;overflow-wrap:anywhere;text-decoration:underline}
 section.children{margin-top:2.5rem;border-top:1px solid var(--line);padding-top:1rem}
 section.children h2{font-size:1rem;margin:0 0 .5rem;color:var(--muted)}

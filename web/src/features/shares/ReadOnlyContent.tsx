@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { BlockViews, withBlockView } from '../pages/editor/block-views';
 import '../pages/editor/editor.css';
 
-const readOnlyExtensions = [...extensions.map(withBlockView), BlockViews];
+const readOnlyExtensions = [...extensions.map((ext) => withBlockView(ext)), BlockViews];
 
 /**
  * A page's content, read-only, rendered by the same Tiptap extensions (the one shared schema) as the editor, so it

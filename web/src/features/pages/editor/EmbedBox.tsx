@@ -1,4 +1,5 @@
 import { ALLOWED_EMBED_PROVIDERS, checkEmbedUrl } from '@editor/embeds';
+import { checkLinkCardUrl } from '@editor/link-cards';
 import { Button, Group, Paper, Text, TextInput } from '@mantine/core';
 import type { Editor } from '@tiptap/react';
 import { BubbleMenu } from '@tiptap/react/menus';
@@ -11,22 +12,42 @@ const PLACEMENT = { placement: 'bottom-start', offset: 6, flip: true, shift: { p
 /** A refusal of the shared allow-list (embeds.ts), as a sentence. */
 const sentence = (reason: string) => `${reason[0].toUpperCase()}${reason.slice(1)}.`;
 
+/** What the box opens for: an embed (from the slash menu's "Embed") or a link card ("Link card"). */
+export type EmbedBoxMode = 'embed' | 'card';
+
 /**
- * The embed box: the link to embed, checked by the shared allow-list before anything goes into the page (what it
- * refuses it says why, naming the providers it takes); Enter embeds, Escape goes back to the text.
+ * The embed box: the link to embed, checked by the shared allow-list before anything goes into the page. A link the
+ * list does not frame but a card takes (any other http(s) page) is offered as a link card instead of refused; what
+ * neither takes it says why. Enter embeds (or makes the card), Escape goes back to the text. Opened as "Link card",
+ * it makes a card of any link a card takes, allow-listed or not.
  */
-function EmbedBox({ editor, onClose }: { editor: Editor; onClose: () => void }) {
+function EmbedBox({ editor, mode, onClose }: { editor: Editor; mode: EmbedBoxMode; onClose: () => void }) {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** The link the allow-list refused but a card takes: the box then offers the card. */
+  const [cardFor, setCardFor] = useState<string | null>(null);
+  const insertCard = (url: string) => {
+    editor
+      .chain()
+      .focus()
+      .insertContent({ type: 'linkCard', attrs: { url, title: null } })
+      .run();
+    onClose();
+  };
   const close = () => {
     onClose();
     editor.commands.focus();
   };
   const submit = () => {
     const link = value.trim();
-    if (!link) return setError('Paste the link to embed.');
+    if (!link) return setError(mode === 'card' ? 'Paste the link to show as a card.' : 'Paste the link to embed.');
+    const card = checkLinkCardUrl(link);
+    if (mode === 'card' || cardFor === link) return card.ok ? insertCard(card.url) : setError(sentence(card.reason));
     const check = checkEmbedUrl(link);
-    if (!check.ok) return setError(sentence(check.reason));
+    if (!check.ok) {
+      if (card.ok) return setCardFor(card.url);
+      return setError(sentence(check.reason));
+    }
     editor
       .chain()
       .focus()
@@ -37,7 +58,7 @@ function EmbedBox({ editor, onClose }: { editor: Editor; onClose: () => void }) 
   return (
     <form
       className="kb-link-box"
-      aria-label="Embed"
+      aria-label={mode === 'card' ? 'Link card' : 'Embed'}
       onSubmit={(e) => {
         e.preventDefault();
         submit();
@@ -47,8 +68,8 @@ function EmbedBox({ editor, onClose }: { editor: Editor; onClose: () => void }) 
         size="xs"
         w={360}
         maw="calc(100vw - 48px)"
-        aria-label="Link to embed"
-        placeholder="Paste a YouTube, Figma, Google Docs… link"
+        aria-label={mode === 'card' ? 'Link for the card' : 'Link to embed'}
+        placeholder={mode === 'card' ? 'Paste a link to any web page' : 'Paste a YouTube, Figma, Google Docs… link'}
         value={value}
         error={error}
         data-autofocus
@@ -56,6 +77,7 @@ function EmbedBox({ editor, onClose }: { editor: Editor; onClose: () => void }) 
         onChange={(e) => {
           setValue(e.currentTarget.value);
           setError(null);
+          setCardFor(null);
         }}
         onKeyDown={(e) => {
           if (e.key === 'Escape') {
@@ -65,8 +87,12 @@ function EmbedBox({ editor, onClose }: { editor: Editor; onClose: () => void }) 
         }}
       />
       {!error && (
-        <Text size="xs" c="dimmed" mt={4} w={360} maw="calc(100vw - 48px)">
-          From {ALLOWED_EMBED_PROVIDERS}.
+        <Text size="xs" c="dimmed" mt={4} w={360} maw="calc(100vw - 48px)" data-testid="embed-box-hint">
+          {cardFor
+            ? 'This site cannot be embedded. Add it as a link card, with its title and icon?'
+            : mode === 'card'
+              ? 'Shown as a card with the page’s title and icon.'
+              : `From ${ALLOWED_EMBED_PROVIDERS}; any other link becomes a link card.`}
         </Text>
       )}
       <Group gap="xs" mt={6} justify="flex-end">
@@ -74,7 +100,7 @@ function EmbedBox({ editor, onClose }: { editor: Editor; onClose: () => void }) 
           Cancel
         </Button>
         <Button size="compact-xs" type="submit">
-          Embed
+          {mode === 'card' || cardFor ? 'Add link card' : 'Embed'}
         </Button>
       </Group>
     </form>
@@ -84,9 +110,13 @@ function EmbedBox({ editor, onClose }: { editor: Editor; onClose: () => void }) 
 /** The embed box under the caret, opened by the slash menu's "Embed"; it closes when the caret moves elsewhere. */
 export function EmbedMenu({ editor }: { editor: Editor }) {
   const [at, setAt] = useState<number | null>(null);
+  const [mode, setMode] = useState<EmbedBoxMode>('embed');
   useEffect(() => {
-    const bus = editor as unknown as { on(e: string, f: () => void): void; off(e: string, f: () => void): void };
-    const open = () => setAt(editor.state.selection.from);
+    const bus = editor as unknown as { on(e: string, f: (mode?: EmbedBoxMode) => void): void; off(e: string, f: (mode?: EmbedBoxMode) => void): void };
+    const open = (asked?: EmbedBoxMode) => {
+      setMode(asked === 'card' ? 'card' : 'embed');
+      setAt(editor.state.selection.from);
+    };
     const moved = () => setAt((pos) => (pos !== null && editor.state.selection.from !== pos ? null : pos));
     bus.on(EMBED_BOX_EVENT, open);
     editor.on('selectionUpdate', moved);
@@ -112,7 +142,7 @@ export function EmbedMenu({ editor }: { editor: Editor }) {
   return (
     <BubbleMenu editor={editor} pluginKey={MENU_KEY} className="kb-menu" shouldShow={shouldShow} options={PLACEMENT}>
       <Paper shadow="md" withBorder p={4} radius="md">
-        {open && <EmbedBox editor={editor} onClose={() => setAt(null)} />}
+        {open && <EmbedBox key={mode} editor={editor} mode={mode} onClose={() => setAt(null)} />}
       </Paper>
     </BubbleMenu>
   );

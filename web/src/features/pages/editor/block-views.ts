@@ -3,6 +3,7 @@ import { type AnyExtension, Extension, InputRule, type NodeViewRendererProps, ty
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { Decoration, DecorationSet } from '@tiptap/pm/view';
+import { linkCardView } from './link-card-view';
 
 /**
  * How the editor (and the read-only share view) shows the blocks of `src/editor/blocks.ts`, without adding to the
@@ -355,8 +356,12 @@ function diagramDecorations(doc: PMNode): DecorationSet {
 
 const diagramsKey = new PluginKey<DecorationSet>('kbDiagrams');
 
-/** A shared schema extension with its view for the browser (the node, its attributes and HTML unchanged). */
-export function withBlockView(ext: AnyExtension): AnyExtension {
+/**
+ * A shared schema extension with its view for the browser (the node, its attributes and HTML unchanged). With a
+ * workspace, link cards ask the server for their page's title and icon; without (the public share view) they show
+ * what the page keeps.
+ */
+export function withBlockView(ext: AnyExtension, workspaceId: string | null = null): AnyExtension {
   const node = ext as TiptapNode;
   switch (ext.name) {
     case 'mathInline':
@@ -369,6 +374,8 @@ export function withBlockView(ext: AnyExtension): AnyExtension {
       return node.extend({ addNodeView: () => detailsView });
     case 'embed':
       return node.extend({ addNodeView: () => embedView });
+    case 'linkCard':
+      return node.extend({ addNodeView: () => linkCardView(workspaceId) });
     default:
       return ext;
   }

@@ -6,9 +6,9 @@ import { renderList, type SuggestionItem } from './SuggestionList';
 /** The editor event that asks the menus (EmbedBox.tsx) for the embed box, where the person pastes the link. */
 export const EMBED_BOX_EVENT = 'kbEmbedBox';
 
-/** Asks for the embed box (the editor's own event bus, as the link box is asked for). */
-export function requestEmbedBox(editor: Editor) {
-  (editor as unknown as { emit(event: string): void }).emit(EMBED_BOX_EVENT);
+/** Asks for the embed box (the editor's own event bus, as the link box is asked for); `card` asks it for a link card. */
+export function requestEmbedBox(editor: Editor, mode: 'embed' | 'card' = 'embed') {
+  (editor as unknown as { emit(event: string, mode: string): void }).emit(EMBED_BOX_EVENT, mode);
 }
 
 interface Block extends SuggestionItem {
@@ -58,6 +58,16 @@ function blocks(onImage: (editor: Editor) => void): (Block & { aliases: string[]
       run: (e, r) => {
         chainAt(e, r).run();
         requestEmbedBox(e);
+      },
+    },
+    {
+      key: 'link-card',
+      label: 'Link card',
+      hint: 'A link to any page, with its title and icon',
+      aliases: ['bookmark', 'link', 'card', 'preview', 'url', 'web'],
+      run: (e, r) => {
+        chainAt(e, r).run();
+        requestEmbedBox(e, 'card');
       },
     },
     {
