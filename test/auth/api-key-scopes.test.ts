@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { workspaceWithRoles } from '../helpers/factories.js';
+import { listenOnLoopback, mcpClients } from '../helpers/mcp.js';
 import { createSpace } from '../spaces/helpers.js';
 
 /**
@@ -16,7 +14,7 @@ let ws: Awaited<ReturnType<typeof workspaceWithRoles>>;
 let space: { id: string };
 let pageId: string;
 let base: string;
-const clients: Client[] = [];
+const clients = mcpClients();
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -29,12 +27,11 @@ beforeAll(async () => {
     body: { workspaceId: ws.workspace.id, spaceId: space.id, title: 'Read me', markdown: 'text' },
   });
   pageId = page.body.data.id;
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(t);
 });
 
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
+  await clients.close();
   await t?.close();
 });
 
@@ -43,12 +40,7 @@ async function createKey(body: Record<string, unknown>) {
   return res;
 }
 
-async function mcpAs(key: string) {
-  const client = new Client({ name: 'kb-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
-  clients.push(client);
-  return client;
-}
+const mcpAs = (key: string) => clients.connect(base, key);
 
 const textOf = (r: unknown) => (r as { content: Array<{ text: string }> }).content[0].text;
 

@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
+import { listenOnLoopback, mcpClients } from '../helpers/mcp.js';
 import { createSpace } from '../spaces/helpers.js';
 
 /**
@@ -24,7 +22,7 @@ let betaSpace: string;
 let alphaPage: string;
 let betaPage: string;
 let scopedKey: string;
-const clients: Client[] = [];
+const clients = mcpClients();
 
 async function page(user: TestUser, workspaceId: string, spaceId: string, title: string) {
   const res = await t.request({
@@ -65,12 +63,11 @@ beforeAll(async () => {
   betaSpace = (await createSpace(t, member, beta.id, { name: 'Beta docs' })).id;
   alphaPage = await page(member, alpha.id, alphaSpace, 'Alpha zebracorn');
   betaPage = await page(member, beta.id, betaSpace, 'Beta zebracorn');
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(t);
 });
 
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
+  await clients.close();
   await t?.close();
 });
 
@@ -215,9 +212,7 @@ describe('a workspace-scoped key over MCP (the official SDK client)', () => {
   const textOf = (r: unknown) => (r as { content: Array<{ text: string }> }).content[0].text;
 
   it('lists one workspace, reads in it, and is refused in the other like a non-member', async () => {
-    const client = new Client({ name: 'kb-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${scopedKey}` } } }));
-    clients.push(client);
+    const client = await clients.connect(base, scopedKey);
 
     const list = await client.callTool({ name: 'workspace_list', arguments: {} });
     expect(list.isError, textOf(list)).toBe(false);

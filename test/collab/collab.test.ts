@@ -1,10 +1,8 @@
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addMember, createApiKey, createUser, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import { connectMcp, listenOnLoopback } from '../helpers/mcp.js';
 import { createSpace, doc, newPage } from '../pages/helpers.js';
 import { colourOf } from '../../src/editor/presence.js';
 import { type CollabClient, connect, eventually, paragraphsOf, putParagraphs } from './helpers.js';
@@ -43,8 +41,7 @@ const storedText = async (pageId: string, user: TestUser = w.admin) => {
 
 beforeAll(async () => {
   t = await createTestApp({ COLLAB_SAVE_DEBOUNCE_MS: 100, COLLAB_SAVE_MAX_WAIT_MS: 500, COLLAB_ACCESS_RECHECK_MS: 100, MAX_PAGE_BYTES: 50_000 } as never);
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(t);
   w = await workspaceWithRoles(t);
   space = (await createSpace(t, w.admin, w.workspace.id, { name: 'Live' })).id;
 });
@@ -156,9 +153,8 @@ describe('co-editing: writes from outside are merged, not written over', () => {
     expect(md.status).toBe(200);
     await eventually('the Markdown edit to reach the client', () => client.text() === 'Alpha from Markdown\nBeta (live)');
 
-    const mcp = new Client({ name: 'agent', version: '1.0.0' });
     const key = await createApiKey(t, w.editor, 'agent');
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+    const mcp = await connectMcp(base, key, 'agent');
     client.type(' and more', 1);
     const result = await mcp.callTool({ name: 'page_update', arguments: { pageId: p.id, markdown: 'Alpha from the agent\n\nBeta (live)' } });
     await mcp.close();
@@ -263,7 +259,12 @@ describe('co-editing: presence is the server’s word', () => {
     // Mallory claims to be Ann, with CSS in her colour.
     mallory.provider.setAwarenessField('user', { id: w.editor.id, name: 'Mallory-as-Ann', color: 'red;background:url(https://evil.example/x)' });
     mallory.provider.setAwarenessField('cursor', { anchor: null, head: null });
-    const seen = await eventually('Ann to see Mallory’s presence', () => userOf(ann, mallory), 20_000, () => [...statesOf(ann).entries()]);
+    const seen = await eventually(
+      'Ann to see Mallory’s presence',
+      () => userOf(ann, mallory),
+      20_000,
+      () => [...statesOf(ann).entries()],
+    );
     expect(seen).toEqual({ id: w.viewer.id, name: w.viewer.name, color: colourOf(w.viewer.id) });
     expect(seen?.color).toMatch(/^#[0-9a-f]{6}$/);
     // The other fields of the state pass unchanged.
@@ -280,7 +281,10 @@ describe('co-editing: presence is the server’s word', () => {
     const observer = open(p.id, w.admin.token);
     await Promise.all([ann.synced, mallory.synced, observer.synced]);
     ann.provider.setAwarenessField('user', { id: w.editor.id, name: w.editor.name, color: '#1864ab' });
-    await eventually('the observer and Mallory to see Ann', () => userOf(observer, ann)?.name === w.editor.name && userOf(mallory, ann)?.name === w.editor.name);
+    await eventually(
+      'the observer and Mallory to see Ann',
+      () => userOf(observer, ann)?.name === w.editor.name && userOf(mallory, ann)?.name === w.editor.name,
+    );
     // Mallory's client sends a newer state for Ann's client id (as a modified provider could)...
     const awareness = mallory.provider.awareness!;
     const annId = ann.doc.clientID;
@@ -293,4 +297,3 @@ describe('co-editing: presence is the server’s word', () => {
     expect(userOf(observer, ann)).toMatchObject({ id: w.editor.id, name: w.editor.name });
   });
 });
-

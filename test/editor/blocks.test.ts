@@ -3,22 +3,7 @@ import { renderExportPages } from '../../src/areas/exports/exports.render.js';
 import { htmlToDocument } from '../../src/editor/html.js';
 import { documentToMarkdown, documentToText, markdownToDocument, validateDocument } from '../../src/editor/index.js';
 import { documentToYState, yStateToSnapshot } from '../../src/editor/ydoc.js';
-import { AppError } from '../../src/errors.js';
-
-const p = (...content: object[]) => ({ type: 'paragraph', content });
-const text = (t: string, marks?: object[]) => ({ type: 'text', text: t, ...(marks ? { marks } : {}) });
-const docOf = (...content: object[]) => ({ type: 'doc', content });
-
-function refused(json: unknown): string {
-  try {
-    validateDocument(json);
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).status).toBe(422);
-    return String((err as AppError).message);
-  }
-  throw new Error('expected the document to be refused');
-}
+import { docOf, p, refused, text } from './helpers.js';
 
 const callout = (type: string, icon: string | null, ...content: object[]) => ({ type: 'callout', attrs: { type, icon }, content });
 const toggle = (summary: string, ...content: object[]) => ({

@@ -2,10 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { htmlToDocument } from '../../src/editor/html.js';
 import { documentToMarkdown, documentToText, markdownToDocument, schema, validateDocument } from '../../src/editor/index.js';
 import { AppError } from '../../src/errors.js';
-
-const p = (...content: object[]) => ({ type: 'paragraph', content });
-const text = (t: string, marks?: object[]) => ({ type: 'text', text: t, ...(marks ? { marks } : {}) });
-const docOf = (...content: object[]) => ({ type: 'doc', content });
+import { docOf, p, text } from './helpers.js';
 
 function problem(json: unknown): { path: string; reason: string } {
   try {

@@ -5,25 +5,11 @@ import { ALLOWED_EMBED_PROVIDERS, checkEmbedUrl, EMBED_FRAME_HOSTS, EMBED_PROVID
 import { htmlToDocument } from '../../src/editor/html.js';
 import { documentToMarkdown, documentToText, markdownToDocument, validateDocument } from '../../src/editor/index.js';
 import { documentToYState, yStateToSnapshot } from '../../src/editor/ydoc.js';
-import { AppError } from '../../src/errors.js';
 import { APP_CONTENT_SECURITY_POLICY } from '../../src/http/security-headers.js';
+import { docOf, p, refused, text } from './helpers.js';
 
-const p = (...content: object[]) => ({ type: 'paragraph', content });
-const text = (t: string, marks?: object[]) => ({ type: 'text', text: t, ...(marks ? { marks } : {}) });
-const docOf = (...content: object[]) => ({ type: 'doc', content });
 const embed = (src: string, provider?: string | null) => ({ type: 'embed', attrs: provider === undefined ? { src } : { src, provider } });
 const linkTo = (href: string) => ({ type: 'link', attrs: { href, target: '_blank', rel: 'noopener noreferrer nofollow', class: null, title: null } });
-
-function refused(json: unknown): string {
-  try {
-    validateDocument(json);
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).status).toBe(422);
-    return String((err as AppError).message);
-  }
-  throw new Error('expected the document to be refused');
-}
 
 const YT = 'dQw4w9WgXcQ';
 const FIGMA_KEY = 'RQig21VLvHtVpfQBSRUQWw';

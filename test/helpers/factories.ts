@@ -10,10 +10,13 @@ export interface TestUser {
   token: string;
 }
 
+/** The password every user made by createUser signs in with. */
+export const USER_PASSWORD = 'correct-horse';
+
 /** Signs up a user over HTTP and returns them with their JWT. */
 export async function createUser(t: TestApp, name = 'User'): Promise<TestUser> {
   const email = `${name.toLowerCase().replace(/\W+/g, '')}-${randomUUID().slice(0, 8)}@example.com`;
-  const res = await t.request({ method: 'POST', url: '/api/v1/auth/signup', body: { email, password: 'correct-horse', name } });
+  const res = await t.request({ method: 'POST', url: '/api/v1/auth/signup', body: { email, password: USER_PASSWORD, name } });
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.data.user.id, email, name, token: res.body.data.token };
 }

@@ -1,12 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from '../../src/jobs/worker.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import { listeningHandbook, mcpClients } from '../helpers/mcp.js';
 import { importWorker, makeZip, readPage, readTree, titles } from '../imports/helpers.js';
-import { createSpace } from '../spaces/helpers.js';
 
 /** `import_create` and `import_get` through the official MCP SDK client over a real socket, with an imports worker. */
 
@@ -15,15 +13,8 @@ let worker: Worker;
 let base: string;
 let ws: Awaited<ReturnType<typeof workspaceWithRoles>>;
 let spaceId: string;
-const clients: Client[] = [];
-
-async function connect(user: TestUser): Promise<Client> {
-  const client = new Client({ name: 'kb-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${user.token}` } } });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const clients = mcpClients();
+const connect = (user: TestUser) => clients.connect(base, user.token);
 
 interface ImportView {
   id: string;
@@ -50,16 +41,12 @@ async function waitOverMcp(client: Client, importId: string): Promise<ImportView
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  ({ t, base, ws, spaceId } = await listeningHandbook());
   worker = importWorker(t);
-  ws = await workspaceWithRoles(t);
-  spaceId = (await createSpace(t, ws.admin, ws.workspace.id, { name: 'Handbook' })).id;
 });
 
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
+  await clients.close();
   await worker?.stop();
   await t?.close();
 });

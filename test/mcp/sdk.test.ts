@@ -1,10 +1,8 @@
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolRegistry } from '../../src/mcp/registry.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { createApiKey, type TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import type { TestApp } from '../helpers/app.js';
+import { createApiKey, type TestUser, type workspaceWithRoles } from '../helpers/factories.js';
+import { listeningHandbook, mcpClients } from '../helpers/mcp.js';
 import { createSpace } from '../spaces/helpers.js';
 
 /** The standard MCP transport at /api/mcp, through the SDK's own client over a real socket. */
@@ -14,29 +12,17 @@ let base: string;
 let ws: Awaited<ReturnType<typeof workspaceWithRoles>>;
 let spaceId: string;
 let privateSpaceId: string;
-const clients: Client[] = [];
-
-async function connect(token: string | TestUser): Promise<Client> {
-  const bearer = typeof token === 'string' ? token : token.token;
-  const client = new Client({ name: 'kb-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const clients = mcpClients();
+const connect = (token: string | TestUser) => clients.connect(base, typeof token === 'string' ? token : token.token);
 
 const textOf = (r: unknown) => (r as { content: Array<{ type: string; text: string }> }).content[0].text;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  ws = await workspaceWithRoles(t);
-  spaceId = (await createSpace(t, ws.admin, ws.workspace.id, { name: 'Handbook' })).id;
+  ({ t, base, ws, spaceId } = await listeningHandbook());
   privateSpaceId = (await createSpace(t, ws.admin, ws.workspace.id, { name: 'Board', visibility: 'private' })).id;
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
+  await clients.close();
   await t.close();
 });
 

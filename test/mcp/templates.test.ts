@@ -1,10 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
-import { createSpace } from '../spaces/helpers.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import { listeningHandbook, mcpClients } from '../helpers/mcp.js';
 
 /** The template tools through the official MCP SDK client over a real socket (issue 30). */
 
@@ -12,27 +9,16 @@ let t: TestApp;
 let base: string;
 let ws: Awaited<ReturnType<typeof workspaceWithRoles>>;
 let spaceId: string;
-const clients: Client[] = [];
-
-async function connect(user: TestUser): Promise<Client> {
-  const client = new Client({ name: 'kb-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${user.token}` } } });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const clients = mcpClients();
+const connect = (user: TestUser) => clients.connect(base, user.token);
 
 const textOf = (r: unknown) => (r as { content: Array<{ type: string; text: string }> }).content[0].text;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  ws = await workspaceWithRoles(t);
-  spaceId = (await createSpace(t, ws.admin, ws.workspace.id, { name: 'Handbook' })).id;
+  ({ t, base, ws, spaceId } = await listeningHandbook());
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
+  await clients.close();
   await t.close();
 });
 

@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import { listenOnLoopback, mcpClients } from '../helpers/mcp.js';
 import { childTitles, createSpace, doc, newPage } from './helpers.js';
 
 let t: TestApp;
@@ -13,31 +11,25 @@ let admin: TestUser;
 let editor: TestUser;
 let viewer: TestUser;
 let base: string;
-const clients: Client[] = [];
+const clients = mcpClients();
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(t);
   const w = await workspaceWithRoles(t);
   ws = w.workspace.id;
   ({ admin, editor, viewer } = w);
   space = (await createSpace(t, admin, ws, { name: 'Docs' })).id;
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
+  await clients.close();
   await t.close();
 });
 
 const duplicate = (u: TestUser, pageId: string, body: unknown = {}) =>
   t.request({ method: 'POST', url: `/api/v1/pages/${pageId}/duplicate`, token: u.token, body });
 
-async function mcp(u: TestUser): Promise<Client> {
-  const client = new Client({ name: 'kb-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${u.token}` } } }));
-  clients.push(client);
-  return client;
-}
+const mcp = (u: TestUser) => clients.connect(base, u.token);
 const textOf = (r: unknown) => (r as { content: Array<{ text: string }> }).content[0].text;
 
 describe('POST /v1/pages/:pageId/duplicate', () => {

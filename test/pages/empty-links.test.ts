@@ -1,10 +1,8 @@
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { workspaceWithRoles } from '../helpers/factories.js';
-import { createSpace } from '../spaces/helpers.js';
+import type { TestApp } from '../helpers/app.js';
+import type { workspaceWithRoles } from '../helpers/factories.js';
+import { connectMcp, listeningHandbook } from '../helpers/mcp.js';
 
 /**
  * Empty link destinations are valid CommonMark and Outline's export writes them (`[text]()` for a link never filled
@@ -19,13 +17,8 @@ let spaceId: string;
 let client: Client;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  ws = await workspaceWithRoles(t);
-  spaceId = (await createSpace(t, ws.admin, ws.workspace.id, { name: 'Handbook' })).id;
-  client = new Client({ name: 'kb-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ws.editor.token}` } } }));
+  ({ t, base, ws, spaceId } = await listeningHandbook());
+  client = await connectMcp(base, ws.editor.token);
 });
 afterAll(async () => {
   await client?.close();

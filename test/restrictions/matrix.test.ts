@@ -1,12 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from '../../src/jobs/worker.js';
 import { type CollabClient, connect as collabConnect } from '../collab/helpers.js';
 import { exportWorker, startExport, unzip, waitForExport } from '../exports/helpers.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
+import { listenOnLoopback, mcpClients } from '../helpers/mcp.js';
 import { callTool, indexNow, knowledgeSearch } from '../knowledge/helpers.js';
 import { setupSource, syncClient } from '../local-sync/helpers.js';
 import { doc, newPage } from '../pages/helpers.js';
@@ -46,7 +44,7 @@ let ws: string;
 let space: string;
 const users = {} as Record<Who, TestUser>;
 const ids = {} as { parent: string; open: string; r: string; rc: string; attachment: string; comment: string; history: string[]; group: string };
-const mcpClients: Client[] = [];
+const mcpConnections = mcpClients();
 const collabClients: CollabClient[] = [];
 const workers: Worker[] = [];
 
@@ -62,17 +60,11 @@ const mentionsRestricted = (body: unknown) => {
   return [ids.r, ids.rc, R_WORD, RC_WORD, R_TITLE, RC_TITLE].some((s) => text.includes(s));
 };
 
-async function mcp(user: TestUser): Promise<Client> {
-  const client = new Client({ name: 'matrix', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${user.token}` } } }));
-  mcpClients.push(client);
-  return client;
-}
+const mcp = (user: TestUser) => mcpConnections.connect(base, user.token, 'matrix');
 
 beforeAll(async () => {
   t = await createTestApp({ COLLAB_ACCESS_RECHECK_MS: 100 } as never);
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(t);
   for (const who of WHO) users[who] = await createUser(t, who.replace(/\W/g, ''));
   const admin = users['workspace admin'];
   ws = (await createWorkspace(t, admin)).id;
@@ -135,7 +127,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of collabClients) c.destroy();
-  await Promise.all(mcpClients.map((c) => c.close()));
+  await mcpConnections.close();
   await Promise.all(workers.map((w) => w.stop()));
   await t?.close();
 });

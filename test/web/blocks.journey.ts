@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
-import { useWebApp, visible } from './harness.js';
+import { createPage, editorOf, formSignedIn, pageAddress, readPage, useWebApp, visible } from './harness.js';
 
 /** Callout, toggle, math and Mermaid diagram: inserted from the slash menu, reloaded, exported and imported back. */
 
@@ -10,30 +10,9 @@ let owner: TestUser;
 let ws: { id: string; hostname: string };
 let space: { id: string; slug: string };
 
-async function newPage(title: string, markdown: string) {
-  const res = await web.t.request({
-    method: 'POST',
-    url: '/api/v1/pages',
-    token: owner.token,
-    body: { workspaceId: ws.id, spaceId: space.id, title, markdown },
-  });
-  if (res.status !== 201) throw new Error(`page: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data as { id: string; slug: string };
-}
-const pageUrl = (p: { id: string; slug: string }) => `/w/${ws.hostname}/s/${space.slug}/p/${p.slug}-${p.id}`;
-const markdownOf = async (id: string) =>
-  (await web.t.request({ url: `/api/v1/pages/${id}`, token: owner.token, query: { format: 'markdown' } })).body.data.markdown as string;
-
-async function signedIn(user: TestUser, options?: { width?: number; height?: number }): Promise<Page> {
-  const page = await web.newPage(options);
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByRole('textbox', { name: 'Password' }).fill('correct-horse');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  return page;
-}
-const editorOf = (page: Page) => page.getByRole('textbox', { name: 'Page content' });
+const newPage = (title: string, markdown: string) => createPage(web, { token: owner.token, workspaceId: ws.id, spaceId: space.id }, title, { markdown });
+const pageUrl = (p: { id: string; slug: string }) => pageAddress(ws.hostname, space.slug, p);
+const markdownOf = async (id: string) => (await readPage(web, owner.token, id)).markdown;
 
 async function slash(page: Page, name: RegExp) {
   await page.keyboard.press('Control+End');
@@ -53,7 +32,7 @@ beforeAll(async () => {
 describe('callout, toggle, math and diagram blocks', () => {
   it('inserts each from the slash menu, keeps them after a reload, and exports Markdown that imports back identical', async () => {
     const target = await newPage('Blocks', 'Start here.');
-    const page = await signedIn(owner);
+    const page = await formSignedIn(web, owner);
     await page.goto(pageUrl(target));
     const editor = await visible(editorOf(page));
     await editor.click();
@@ -95,7 +74,7 @@ describe('callout, toggle, math and diagram blocks', () => {
 
     await page.getByRole('button', { name: 'Use dark theme' }).click();
     await web.shot(page, 'blocks-desktop-dark');
-    const phone = await signedIn(owner, { width: 375, height: 800 });
+    const phone = await formSignedIn(web, owner, { width: 375, height: 800 });
     await phone.goto(pageUrl(target));
     await visible(phone.locator('aside.callout-info'));
     await web.shot(phone, 'blocks-375-light');

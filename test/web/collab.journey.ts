@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
-import { useWebApp, visible } from './harness.js';
+import { createPage, editorOf, pageAddress, readPage, sessionSignedIn, typeIn, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
 
@@ -12,28 +12,21 @@ let space: { id: string; slug: string };
 
 const doc = (...texts: string[]) => ({ type: 'doc', content: texts.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })) });
 
-async function newPage(title: string, ...texts: string[]) {
-  const res = await web.t.request({ method: 'POST', url: '/api/v1/pages', token: ada.token, body: { workspaceId: ws.id, spaceId: space.id, title, content: doc(...texts) } });
-  if (res.status !== 201) throw new Error(`page: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data as { id: string; slug: string };
-}
-const pageUrl = (p: { id: string; slug: string }) => `/w/${ws.hostname}/s/${space.slug}/p/${p.slug}-${p.id}`;
+const newPage = (title: string, ...texts: string[]) =>
+  createPage(web, { token: ada.token, workspaceId: ws.id, spaceId: space.id }, title, { content: doc(...texts) });
+const pageUrl = (p: { id: string; slug: string }) => pageAddress(ws.hostname, space.slug, p);
 /** The page's text as REST reads it: what search, MCP and sync see, stored from the live document. */
-const storedText = async (id: string) => (await web.t.request({ url: `/api/v1/pages/${id}`, token: ada.token, query: { format: 'markdown' } })).body.data.markdown.trim() as string;
+const storedText = async (id: string) => (await readPage(web, ada.token, id)).markdown.trim();
 
 /** A person in a browser context of their own, signed in with the cookie session, on the page. */
 async function openAs(user: TestUser, target: { id: string; slug: string }): Promise<Page> {
-  const page = await web.newPage();
-  const session = await page.request.post('/api/v1/auth/session', { data: { email: user.email, password: 'correct-horse' } });
-  if (!session.ok()) throw new Error(`session: ${session.status()}`);
+  const page = await sessionSignedIn(web, user);
   await page.goto(pageUrl(target));
   await visible(editorOf(page));
   return page;
 }
 
-const editorOf = (page: Page) => page.getByRole('textbox', { name: 'Page content' });
 const status = (page: Page, text: string, timeout = 15_000) => visible(page.getByRole('status').getByText(text, { exact: true }), timeout);
-const typeIn = (page: Page, text: string) => page.keyboard.type(text, { delay: 15 });
 /** The editor's paragraphs as text, without the name labels of the others' carets. */
 const paragraphsOf = (page: Page) =>
   editorOf(page)
@@ -84,7 +77,9 @@ describe('co-editing in the web app', () => {
     await typeIn(a, ' like a loom');
     await visible(editorOf(g).getByText('The analytical engine weaves algebraic patterns like a loom'));
     // A selection shows too, tinted in her colour.
-    await editorOf(a).getByText('Grace adds a compiler').dblclick({ position: { x: 150, y: 8 } });
+    await editorOf(a)
+      .getByText('Grace adds a compiler')
+      .dblclick({ position: { x: 150, y: 8 } });
     await visible(editorOf(g).locator('.kb-remote-selection', { hasText: 'compiler' }));
     await status(a, 'Saved');
     await status(g, 'Saved');
@@ -165,7 +160,12 @@ describe('co-editing in the web app', () => {
     await status(k, 'Saved');
     expect(await editorOf(k).getAttribute('contenteditable')).toBe('true');
 
-    const demoted = await web.t.request({ method: 'PUT', url: `/api/v1/workspaces/${ws.id}/members/${katherine.id}`, token: ada.token, body: { role: 'viewer' } });
+    const demoted = await web.t.request({
+      method: 'PUT',
+      url: `/api/v1/workspaces/${ws.id}/members/${katherine.id}`,
+      token: ada.token,
+      body: { role: 'viewer' },
+    });
     expect(demoted.status).toBe(200);
     await status(k, 'Read-only');
     expect(await editorOf(k).getAttribute('contenteditable')).toBe('false');

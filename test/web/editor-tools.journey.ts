@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiSignedInWorkspace, handbookWithPage, useWebApp, visible } from './harness.js';
+import { apiSignedInWorkspace, editorOf, handbookWithPage, pageAddress, readPage, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
 
@@ -9,10 +9,9 @@ describe('editor tools', () => {
     const { page, token, hostname, workspaceId } = await apiSignedInWorkspace(web, 'coder');
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const made = await handbookWithPage(web, token, workspaceId, 'Snippets', 'Run this:\n\n```javascript\nconst answer = 42;\n```\n\nThen this.');
-    const markdownOf = async () =>
-      (await web.t.request({ url: `/api/v1/pages/${made.pageId}`, token, query: { format: 'markdown' } })).body.data.markdown as string;
-    await page.goto(`/w/${hostname}/s/handbook/p/${made.slug}-${made.pageId}`);
-    const content = await visible(page.getByRole('textbox', { name: 'Page content' }), 30_000);
+    const markdownOf = async () => (await readPage(web, token, made.pageId)).markdown;
+    await page.goto(pageAddress(hostname, 'handbook', { id: made.pageId, slug: made.slug }));
+    const content = await visible(editorOf(page), 30_000);
 
     // The picker shows the stored language; choosing another changes the page (read back through the API).
     const picker = content.getByRole('combobox', { name: 'Code language' });
@@ -61,10 +60,9 @@ describe('editor tools', () => {
   it('finds in the page with Ctrl+F, counts and steps through matches, and replaces them all', async () => {
     const { page, token, hostname, workspaceId } = await apiSignedInWorkspace(web, 'finder');
     const made = await handbookWithPage(web, token, workspaceId, 'Pets', 'The cat sat. A cat ran.\n\nCATS everywhere.');
-    const markdownOf = async () =>
-      (await web.t.request({ url: `/api/v1/pages/${made.pageId}`, token, query: { format: 'markdown' } })).body.data.markdown as string;
-    await page.goto(`/w/${hostname}/s/handbook/p/${made.slug}-${made.pageId}`);
-    const content = await visible(page.getByRole('textbox', { name: 'Page content' }), 30_000);
+    const markdownOf = async () => (await readPage(web, token, made.pageId)).markdown;
+    await page.goto(pageAddress(hostname, 'handbook', { id: made.pageId, slug: made.slug }));
+    const content = await visible(editorOf(page), 30_000);
     await content.getByText('everywhere').click();
 
     await page.keyboard.press('Control+f');
@@ -100,7 +98,7 @@ describe('editor tools', () => {
     const made = await handbookWithPage(web, token, workspaceId, 'Grid', '| A | B |\n| --- | --- |\n| 1 | 2 |\n');
     // The table as the API's Markdown gives it: rows of trimmed cells, the separator line left out.
     const cells = async () => {
-      const md = (await web.t.request({ url: `/api/v1/pages/${made.pageId}`, token, query: { format: 'markdown' } })).body.data.markdown as string;
+      const md = (await readPage(web, token, made.pageId)).markdown;
       return md
         .split('\n')
         .filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line))
@@ -111,8 +109,8 @@ describe('editor tools', () => {
             .map((c) => c.trim()),
         );
     };
-    await page.goto(`/w/${hostname}/s/handbook/p/${made.slug}-${made.pageId}`);
-    const content = await visible(page.getByRole('textbox', { name: 'Page content' }), 30_000);
+    await page.goto(pageAddress(hostname, 'handbook', { id: made.pageId, slug: made.slug }));
+    const content = await visible(editorOf(page), 30_000);
     const cell = (row: number, column: number) => content.locator('tr').nth(row).locator('td, th').nth(column);
     await cell(1, 0).click();
     const menu = await visible(page.getByRole('toolbar', { name: 'Table' }));

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
-import { useWebApp, visible } from './harness.js';
+import { createPage, editorOf, formSignedIn, pageAddress, readPage, storedWith as storedIn, typeIn, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
 
@@ -12,38 +12,13 @@ let space: { id: string; slug: string };
 
 const doc = (...texts: string[]) => ({ type: 'doc', content: texts.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })) });
 
-async function newPage(title: string, body: { content?: unknown; markdown?: string }) {
-  const res = await web.t.request({
-    method: 'POST',
-    url: '/api/v1/pages',
-    token: owner.token,
-    body: { workspaceId: ws.id, spaceId: space.id, title, ...body },
-  });
-  if (res.status !== 201) throw new Error(`page: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data as { id: string; slug: string };
-}
-const pageUrl = (p: { id: string; slug: string }) => `/w/${ws.hostname}/s/${space.slug}/p/${p.slug}-${p.id}`;
-const readBack = async (id: string) => (await web.t.request({ url: `/api/v1/pages/${id}`, token: owner.token, query: { format: 'markdown' } })).body.data;
+const newPage = (title: string, body: { content?: unknown; markdown?: string }) =>
+  createPage(web, { token: owner.token, workspaceId: ws.id, spaceId: space.id }, title, body);
+const pageUrl = (p: { id: string; slug: string }) => pageAddress(ws.hostname, space.slug, p);
+const readBack = (id: string) => readPage(web, owner.token, id);
 /** The stored Markdown once it has `text`: "Saved" means the co-editing server has the edit; the page row follows within 2 s. */
-const storedWith = async (id: string, text: string, timeout = 5_000) => {
-  await expect.poll(async () => (await readBack(id)).markdown, { timeout }).toContain(text);
-  return readBack(id);
-};
+const storedWith = (id: string, text: string, timeout = 5_000) => storedIn(web, owner.token, id, text, timeout);
 
-/** Signs in through the form (the screen under test is the page, not sign-in), in a fresh browser context. */
-async function signedIn(user: TestUser, options?: { width?: number; height?: number }): Promise<Page> {
-  const page = await web.newPage(options);
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByRole('textbox', { name: 'Password' }).fill('correct-horse');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  return page;
-}
-
-/** Types at a brisk human pace (15 ms a key) rather than all at once. */
-const typeIn = (page: Page, text: string) => page.keyboard.type(text, { delay: 15 });
-const editorOf = (page: Page) => page.getByRole('textbox', { name: 'Page content' });
 const saved = (page: Page, timeout = 15_000) => visible(page.getByRole('status').getByText('Saved', { exact: true }), timeout);
 
 beforeAll(async () => {
@@ -58,7 +33,7 @@ beforeAll(async () => {
 describe('the page editor', () => {
   it('types formatted text with shortcuts and the slash menu, saves it, and shows it unchanged after a reload', async () => {
     const target = await newPage('Draft', { content: doc('Original text') });
-    const page = await signedIn(owner);
+    const page = await formSignedIn(web, owner);
     await page.goto(pageUrl(target));
     const editor = await visible(editorOf(page));
     await page.getByLabel('Title').fill('Launch plan');
@@ -144,7 +119,7 @@ describe('the page editor', () => {
     const titleOf = (p: Page) => p.getByRole('textbox', { name: 'Title', exact: true });
     const target = await newPage('Untitled', { content: doc('Body') });
     expect(target.slug).toBe('untitled');
-    const page = await signedIn(owner);
+    const page = await formSignedIn(web, owner);
     await page.goto(`/w/${ws.hostname}/s/${space.slug}`);
     await page.goto(pageUrl(target));
     await visible(editorOf(page));
@@ -167,7 +142,7 @@ describe('the page editor', () => {
 
   it('shows a viewer the page read-only and never saves', async () => {
     const target = await newPage('Policy', { content: doc('Read me') });
-    const page = await signedIn(viewer, { width: 375, height: 800 });
+    const page = await formSignedIn(web, viewer, { width: 375, height: 800 });
     const writes: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'PUT' && r.url().includes('/api/v1/pages/')) writes.push(r.url());
@@ -189,7 +164,7 @@ describe('the page editor', () => {
 
   it('merges a change made elsewhere into the open page while the person types, losing neither', async () => {
     const target = await newPage('Shared', { content: doc('Base text') });
-    const page = await signedIn(owner);
+    const page = await formSignedIn(web, owner);
     // Hold what the browser sends until the script has written: the person's typing and the script's write cross.
     let holding = false;
     let release: () => void = () => {};
@@ -233,7 +208,7 @@ describe('the page editor', () => {
 
   it('converts pasted Markdown, uploads a pasted image, and mentions a person with "@"', async () => {
     const target = await newPage('Pasted', { content: doc('Start') });
-    const page = await signedIn(owner);
+    const page = await formSignedIn(web, owner);
     await page.goto(pageUrl(target));
     const editor = await visible(editorOf(page));
     await editor.getByText('Start').click();
@@ -288,7 +263,7 @@ describe('the page editor', () => {
     }
     sections.push('The very end.');
     const big = await newPage('Big page', { markdown: sections.join('\n\n') });
-    const page = await signedIn(owner);
+    const page = await formSignedIn(web, owner);
     const opening = Date.now();
     await page.goto(pageUrl(big));
     const editor = await visible(editorOf(page), 30_000);

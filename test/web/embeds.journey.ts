@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiSignedInWorkspace, handbookWithPage, visible, type WebApp, useWebApp } from './harness.js';
+import { apiSignedInWorkspace, createPage, editorOf, handbookWithPage, pageAddress, readPage, useWebApp, visible, type WebApp } from './harness.js';
 
 /**
  * Embeds: a page holding two (one far down), the frame only once a block comes near the screen, the slash menu's
@@ -38,23 +38,15 @@ async function standInPlayers(page: Page) {
   });
 }
 
-const markdownOf = async () =>
-  (await web.t.request({ url: `/api/v1/pages/${shortId}`, token: owner.token, query: { format: 'markdown' } })).body.data.markdown as string;
-const editorOf = (page: Page) => page.getByRole('textbox', { name: 'Page content' });
+const markdownOf = async () => (await readPage(web, owner.token, shortId)).markdown;
 
 beforeAll(async () => {
   owner = await apiSignedInWorkspace(web, 'owner');
   const made = await handbookWithPage(web, owner.token, owner.workspaceId, 'Kick-off notes', MARKDOWN);
-  longUrl = `/w/${owner.hostname}/s/handbook/p/${made.slug}-${made.pageId}`;
-  const short = await web.t.request({
-    method: 'POST',
-    url: '/api/v1/pages',
-    token: owner.token,
-    body: { workspaceId: owner.workspaceId, spaceId: made.spaceId, title: 'Kick-off', markdown: SHORT },
-  });
-  expect(short.status).toBe(201);
-  shortId = short.body.data.id;
-  shortUrl = `/w/${owner.hostname}/s/handbook/p/${short.body.data.slug}-${shortId}`;
+  longUrl = pageAddress(owner.hostname, 'handbook', { id: made.pageId, slug: made.slug });
+  const short = await createPage(web, { token: owner.token, workspaceId: owner.workspaceId, spaceId: made.spaceId }, 'Kick-off', { markdown: SHORT });
+  shortId = short.id;
+  shortUrl = pageAddress(owner.hostname, 'handbook', short);
 });
 
 describe('embeds', () => {

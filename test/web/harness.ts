@@ -1,12 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { USER_PASSWORD } from '../helpers/factories.js';
 
 /** Debian's chromium (browser downloads do not work here); flags for a headless machine. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SCREENS = path.resolve('.tmp/screens');
 
 export interface WebApp {
@@ -104,15 +114,32 @@ async function apiPersonAndWorkspace(web: WebApp, label: string) {
   return { who, token, hostname: created.body.data.hostname as string, workspaceId: created.body.data.id as string };
 }
 
+/** A person (a factory-made user unless a password is given) in a fresh browser context signed in with the cookie session (`POST /api/v1/auth/session`). */
+export async function sessionSignedIn(web: WebApp, who: { email: string; password?: string }, options?: { width?: number; height?: number }): Promise<Page> {
+  const page = await web.newPage(options);
+  const session = await page.request.post('/api/v1/auth/session', { data: { email: who.email, password: who.password ?? USER_PASSWORD } });
+  if (!session.ok()) throw new Error(`session: ${session.status()} ${await session.text()}`);
+  return page;
+}
+
+/** A factory-made user signed in through the sign-in form, in a fresh browser context (for journeys whose screen is not sign-in). */
+export async function formSignedIn(web: WebApp, user: { email: string }, options?: { width?: number; height?: number }): Promise<Page> {
+  const page = await web.newPage(options);
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(USER_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  return page;
+}
+
 /**
  * A person and a workspace made through the API, and a browser context signed in with the cookie session
  * (`POST /api/v1/auth/session`), for journeys whose subject is not signing in.
  */
 export async function apiSignedInWorkspace(web: WebApp, label = 'owner', options?: { width?: number; height?: number }) {
   const made = await apiPersonAndWorkspace(web, label);
-  const page = await web.newPage(options);
-  const session = await page.request.post('/api/v1/auth/session', { data: { email: made.who.email, password: made.who.password } });
-  if (!session.ok()) throw new Error(`session: ${session.status()} ${await session.text()}`);
+  const page = await sessionSignedIn(web, made.who, options);
   return { page, ...made };
 }
 
@@ -129,10 +156,48 @@ export async function signedInWithApi(web: WebApp, label = 'member', options?: {
   return { page, ...made };
 }
 
+/** Where journeys make pages through the API: whose token, which workspace and space. */
+export interface PagePlace {
+  token: string;
+  workspaceId: string;
+  spaceId: string;
+}
+
+/** A page made through the API from Markdown or a ProseMirror document; its id and slug. */
+export async function createPage(web: WebApp, place: PagePlace, title: string, body: { markdown?: string; content?: unknown }) {
+  const res = await web.t.request({
+    method: 'POST',
+    url: '/api/v1/pages',
+    token: place.token,
+    body: { workspaceId: place.workspaceId, spaceId: place.spaceId, title, ...body },
+  });
+  if (res.status !== 201) throw new Error(`page: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data as { id: string; slug: string };
+}
+
+/** A page's address in the app. */
+export const pageAddress = (hostname: string, spaceSlug: string, p: { id: string; slug: string }) => `/w/${hostname}/s/${spaceSlug}/p/${p.slug}-${p.id}`;
+
+/** A page read back through the API, its body as Markdown. */
+export async function readPage(web: WebApp, token: string, id: string) {
+  return (await web.t.request({ url: `/api/v1/pages/${id}`, token, query: { format: 'markdown' } })).body.data as { markdown: string; title: string };
+}
+
+/** The page read back once its stored Markdown has `text` ("Saved" means the co-editing server has the edit; the page row follows). */
+export async function storedWith(web: WebApp, token: string, id: string, text: string, timeout: number) {
+  await expect.poll(async () => (await readPage(web, token, id)).markdown, { timeout }).toContain(text);
+  return readPage(web, token, id);
+}
+
+/** The page's editable content. */
+export const editorOf = (page: Page) => page.getByRole('textbox', { name: 'Page content' });
+
+/** Types at a brisk human pace (15 ms a key) rather than all at once. */
+export const typeIn = (page: Page, text: string) => page.keyboard.type(text, { delay: 15 });
+
 /** A space "Handbook" (slug `handbook`) with one page written in Markdown, made through the API; its ids and the page's slug. */
 export async function handbookWithPage(web: WebApp, token: string, workspaceId: string, title: string, markdown: string) {
   const space = (await web.t.request({ method: 'POST', url: '/api/v1/spaces', token, body: { workspaceId, name: 'Handbook', slug: 'handbook' } })).body.data;
-  const made = await web.t.request({ method: 'POST', url: '/api/v1/pages', token, body: { workspaceId, spaceId: space.id, title, markdown } });
-  if (made.status !== 201) throw new Error(`page failed: ${made.status} ${JSON.stringify(made.body)}`);
-  return { spaceId: space.id as string, pageId: made.body.data.id as string, slug: made.body.data.slug as string };
+  const made = await createPage(web, { token, workspaceId, spaceId: space.id }, title, { markdown });
+  return { spaceId: space.id as string, pageId: made.id, slug: made.slug };
 }

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiSignedInWorkspace, handbookWithPage, useWebApp, visible } from './harness.js';
+import { apiSignedInWorkspace, createPage, editorOf, handbookWithPage, pageAddress, readPage, useWebApp, visible } from './harness.js';
 
 /**
  * History as people read it (a block diff with mentions by name and links by text, inline or side by side, with the
@@ -15,28 +15,17 @@ let ownerName: string;
 let spaceId: string;
 let guide: { id: string; slug: string };
 
-const pageUrl = (p: { id: string; slug: string }) => `/w/${owner.hostname}/s/handbook/p/${p.slug}-${p.id}`;
-const editorOf = (page: Page) => page.getByRole('textbox', { name: 'Page content' });
+const pageUrl = (p: { id: string; slug: string }) => pageAddress(owner.hostname, 'handbook', p);
 const diffOf = (page: Page) => page.getByLabel('Differences');
 /** A segmented control's option (its radio input is under its label, which Playwright's check() calls outside the viewport). */
 const choose = (page: Page, label: string) => page.getByRole('radio', { name: label }).evaluate((el) => (el as HTMLInputElement).click());
 
-async function newPage(title: string, markdown: string) {
-  const res = await web.t.request({
-    method: 'POST',
-    url: '/api/v1/pages',
-    token: owner.token,
-    body: { workspaceId: owner.workspaceId, spaceId, title, markdown },
-  });
-  expect(res.status).toBe(201);
-  return res.body.data as { id: string; slug: string };
-}
+const newPage = (title: string, markdown: string) => createPage(web, { token: owner.token, workspaceId: owner.workspaceId, spaceId }, title, { markdown });
 async function update(id: string, markdown: string) {
   const res = await web.t.request({ method: 'PUT', url: `/api/v1/pages/${id}`, token: owner.token, body: { workspaceId: owner.workspaceId, markdown } });
   expect(res.status).toBe(200);
 }
-const readBack = async (id: string) =>
-  (await web.t.request({ url: `/api/v1/pages/${id}`, token: owner.token, query: { format: 'markdown' } })).body.data as { markdown: string; title: string };
+const readBack = (id: string) => readPage(web, owner.token, id);
 
 const filler = Array.from({ length: 12 }, (_, i) => `Background paragraph ${i + 1} that nobody touched.`).join('\n\n');
 const v1 = () => `# Launch plan

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
-import { useWebApp, visible } from './harness.js';
+import { createPage, editorOf, formSignedIn, pageAddress, storedWith as storedIn, typeIn, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
 
@@ -10,35 +10,10 @@ let viewer: TestUser;
 let ws: { id: string; hostname: string };
 let space: { id: string; slug: string };
 
-async function newPage(title: string, markdown: string) {
-  const res = await web.t.request({
-    method: 'POST',
-    url: '/api/v1/pages',
-    token: owner.token,
-    body: { workspaceId: ws.id, spaceId: space.id, title, markdown },
-  });
-  if (res.status !== 201) throw new Error(`page: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data as { id: string; slug: string };
-}
-const pageUrl = (p: { id: string; slug: string }) => `/w/${ws.hostname}/s/${space.slug}/p/${p.slug}-${p.id}`;
-const readBack = async (id: string) => (await web.t.request({ url: `/api/v1/pages/${id}`, token: owner.token, query: { format: 'markdown' } })).body.data;
-const storedWith = async (id: string, text: string, timeout = 10_000) => {
-  await expect.poll(async () => (await readBack(id)).markdown, { timeout }).toContain(text);
-  return readBack(id);
-};
+const newPage = (title: string, markdown: string) => createPage(web, { token: owner.token, workspaceId: ws.id, spaceId: space.id }, title, { markdown });
+const pageUrl = (p: { id: string; slug: string }) => pageAddress(ws.hostname, space.slug, p);
+const storedWith = (id: string, text: string, timeout = 10_000) => storedIn(web, owner.token, id, text, timeout);
 
-async function signedIn(user: TestUser, options?: { width?: number; height?: number }): Promise<Page> {
-  const page = await web.newPage(options);
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByRole('textbox', { name: 'Password' }).fill('correct-horse');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  return page;
-}
-
-const typeIn = (page: Page, text: string) => page.keyboard.type(text, { delay: 15 });
-const editorOf = (page: Page) => page.getByRole('textbox', { name: 'Page content' });
 const titleOf = (page: Page) => page.getByRole('textbox', { name: 'Title', exact: true });
 
 /** Where `word` sits inside the editor's paragraph or heading holding it, relative to that element (for a double-click on it). */
@@ -71,7 +46,7 @@ beforeAll(async () => {
 
 describe('a new page', () => {
   it('opens with an empty, focused title; typing names it, Enter moves to the body at once', async () => {
-    const page = await signedIn(owner);
+    const page = await formSignedIn(web, owner);
     await page.goto(`/w/${ws.hostname}/s/${space.slug}`);
     await page.getByRole('button', { name: 'New page' }).first().click();
     await page.waitForURL(/\/p\/untitled-/);
@@ -97,7 +72,7 @@ describe('a new page', () => {
 describe('links in the editor', () => {
   it('makes links from typed Markdown, bare URLs and the Ctrl-K box; edits and removes them from the popover', async () => {
     const target = await newPage('Links', 'Start here.');
-    const page = await signedIn(owner);
+    const page = await formSignedIn(web, owner);
     await page.goto(pageUrl(target));
     const editor = await visible(editorOf(page));
     await editor.click();
@@ -149,7 +124,7 @@ describe('links in the editor', () => {
   it('links a page found by name from the Ctrl-K box', async () => {
     const other = await newPage('Quarterly budget', 'Numbers.');
     const target = await newPage('Plans', 'Read the budget first.');
-    const page = await signedIn(owner);
+    const page = await formSignedIn(web, owner);
     await page.goto(pageUrl(target));
     const editor = await visible(editorOf(page));
     await editor.getByText('Read the budget first.').dblclick({ position: await wordAt(editor, 'budget') });
@@ -163,7 +138,7 @@ describe('links in the editor', () => {
 
   it('opens a link in a new tab on Ctrl-click for an editor, and on a click for a reader', async () => {
     const target = await newPage('Open me', 'Go to [the site](https://example.com/welcome).');
-    const page = await signedIn(owner);
+    const page = await formSignedIn(web, owner);
     await page.context().route('https://example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Welcome</title>ok' }));
     await page.goto(pageUrl(target));
     const editor = await visible(editorOf(page));
@@ -179,7 +154,7 @@ describe('links in the editor', () => {
     await popup.close();
     expect(new URL(page.url()).pathname).toContain(target.id);
 
-    const reader = await signedIn(viewer);
+    const reader = await formSignedIn(web, viewer);
     await reader.context().route('https://example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: 'ok' }));
     await reader.goto(pageUrl(target));
     const readOnly = await visible(editorOf(reader));
@@ -193,7 +168,7 @@ describe('links in the editor', () => {
 describe('the selection toolbar', () => {
   it('makes the selection bold and turns its block into a heading', async () => {
     const target = await newPage('Format', 'Release notes for March');
-    const page = await signedIn(owner);
+    const page = await formSignedIn(web, owner);
     await page.goto(pageUrl(target));
     const editor = await visible(editorOf(page));
     await editor.getByText('Release notes for March').dblclick({ position: await wordAt(editor, 'March') });
@@ -221,7 +196,7 @@ describe('the selection toolbar', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Bold');
 
-    const phone = await signedIn(owner, { width: 375, height: 800 });
+    const phone = await formSignedIn(web, owner, { width: 375, height: 800 });
     await phone.goto(pageUrl(target));
     const small = await visible(editorOf(phone));
     await small.getByText('Release notes').dblclick({ position: await wordAt(small, 'Release') });

@@ -7,7 +7,7 @@ import { createBlobStore } from '../../src/blobs/index.js';
 import { startBackground } from '../../src/jobs/runtime.js';
 import { TEST_JWT_SECRET } from '../helpers/app.js';
 import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
-import { useWebApp, visible } from './harness.js';
+import { sessionSignedIn, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
 
@@ -45,14 +45,6 @@ async function panelViolations(page: Page): Promise<string[]> {
   return found;
 }
 
-/** A person in a browser context of their own, signed in with the cookie session. */
-async function signedIn(user: TestUser, options?: { width?: number; height?: number }): Promise<Page> {
-  const page = await web.newPage(options);
-  const session = await page.request.post('/api/v1/auth/session', { data: { email: user.email, password: 'correct-horse' } });
-  if (!session.ok()) throw new Error(`session: ${session.status()}`);
-  return page;
-}
-
 beforeAll(async () => {
   ana = await createUser(web.t, 'Ana Arden');
   ben = await createUser(web.t, 'Ben Brook');
@@ -78,12 +70,12 @@ afterAll(async () => {
 
 describe('notifications in the web app', () => {
   it('a mention lights the other person’s bell live; the panel leads to the page and clears the count', async () => {
-    const a = await signedIn(ana);
+    const a = await sessionSignedIn(web, ana);
     await a.goto(`/w/${ws.hostname}`);
     await visible(a.getByRole('button', { name: 'Notifications', exact: true }));
 
     // Ben mentions Ana in the page, through the editor's "@" menu.
-    const b = await signedIn(ben);
+    const b = await sessionSignedIn(web, ben);
     await b.goto(pageUrl(onboarding));
     const editor = await visible(b.getByRole('textbox', { name: 'Page content' }));
     await editor.getByText('Welcome aboard.').click();
@@ -122,7 +114,7 @@ describe('notifications in the web app', () => {
   });
 
   it('watches a page from its header and a space from its screen', async () => {
-    const a = await signedIn(ana);
+    const a = await sessionSignedIn(web, ana);
     await a.goto(pageUrl(onboarding));
     const watch = await visible(a.getByRole('button', { name: 'Watch', exact: true }));
     await watch.click();
@@ -152,7 +144,7 @@ describe('notifications in the web app', () => {
   });
 
   it('changes notification preferences in settings', async () => {
-    const a = await signedIn(ana);
+    const a = await sessionSignedIn(web, ana);
     await a.goto(`/w/${ws.hostname}/settings/notifications`);
     const table = await visible(a.getByRole('table', { name: 'Notification preferences' }));
     const watchEmail = table.getByRole('checkbox', { name: 'Watched pages and spaces: email' });
@@ -182,7 +174,7 @@ describe('notifications in the web app', () => {
       body: { workspaceId: ws.id, pageId: onboarding.id, text: 'Thanks, will read it.' },
     });
     expect(mentioned.status).toBe(201);
-    const a = await signedIn(ana, { width: 375, height: 740 });
+    const a = await sessionSignedIn(web, ana, { width: 375, height: 740 });
     await a.goto(`/w/${ws.hostname}`);
     // The header still fits the phone with the bell in it.
     const account = await visible(a.getByRole('button', { name: `Account: ${ana.name}` }));
@@ -198,7 +190,7 @@ describe('notifications in the web app', () => {
     expect(box?.width ?? 0).toBeLessThanOrEqual(375);
   });
   it('opens the stream again after it fails, and stays live', async () => {
-    const a = await signedIn(ana);
+    const a = await sessionSignedIn(web, ana);
     let attempts = 0;
     // The first two stream requests fail; the bell backs off (1 s, 2 s) and the third one holds.
     await a.route('**/api/v1/notifications/stream*', (route) => (++attempts <= 2 ? route.abort() : route.continue()));
