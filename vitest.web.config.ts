@@ -9,9 +9,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // expect.poll waits as long as Playwright's own auto-wait in `visible` (10 s); vitest's default of 1 s
+    // expect.poll waits as long as `visible` in test/web/harness.ts (20 s); vitest's default of 1 s
     // is shorter than a fresh page's first load on a busy 2-core CI machine.
-    expect: { poll: { timeout: 10_000 } },
+    expect: { poll: { timeout: 20_000 } },
     reporters: ['default'],
   },
 });

@@ -59,10 +59,38 @@ export function useWebApp(): WebApp {
   return web;
 }
 
-/** Waits until the locator is visible (Playwright's auto-wait; fails the test after the timeout). */
-export async function visible(locator: Locator, timeout = 10_000) {
-  await locator.first().waitFor({ state: 'visible', timeout });
+/**
+ * How long a journey waits for something to show. A page's editor shows after the co-editing socket's first sync,
+ * which takes 1–2 s here but has taken over 10 s on the CI machine while two journey files, their browsers and the
+ * background indexing of the pages they create share its two cores.
+ */
+export const VISIBLE_TIMEOUT_MS = 20_000;
+
+/**
+ * Waits until the locator is visible (Playwright's auto-wait; fails the test after the timeout). On failure the
+ * error says what the screen showed instead (its address, alerts and headings) and a screenshot is kept, so a red CI
+ * run can be read without running it again.
+ */
+export async function visible(locator: Locator, timeout = VISIBLE_TIMEOUT_MS) {
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${await whatTheScreenShows(locator.page())}`);
+  }
   return locator;
+}
+
+async function whatTheScreenShows(page: Page): Promise<string> {
+  const file = path.join(SCREENS, `failed-${Date.now().toString(36)}.png`);
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+  const seen = await page
+    .evaluate(() => {
+      const texts = (selector: string) => [...document.querySelectorAll(selector)].map((e) => e.textContent?.trim().slice(0, 120)).filter(Boolean);
+      return { alerts: texts('[role=alert], [role=status]'), headings: texts('h1, h2'), busy: texts('[aria-busy=true]').length };
+    })
+    .catch((e: Error) => ({ unreadable: e.message }));
+  return `The screen showed instead: ${page.url()} ${JSON.stringify(seen)} (screenshot ${file})`;
 }
 
 let people = 0;
