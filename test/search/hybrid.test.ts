@@ -32,6 +32,8 @@ beforeAll(async () => {
   ids.words = await createPage(t, roles.admin, ws, open, 'Printer servicing guide', 'Vehicle for printer servicing: the cart in room 4.');
   ids.closed = await createPage(t, roles.admin, ws, closed, 'Car maintenance budget', 'What the board spends on car maintenance.');
   ids.other = await createPage(t, roles.admin, ws, open, 'Lunch menu', 'Soup on Mondays.');
+  const icon = await t.request({ method: 'PUT', url: `/api/v1/pages/${ids.meaning}`, token: roles.admin.token, body: { icon: '🚗' } });
+  expect(icon.status, JSON.stringify(icon.body)).toBe(200);
   await indexNow(t);
 }, 120_000);
 
@@ -44,7 +46,7 @@ afterAll(async () => {
 async function search(user: TestUser, query: string) {
   const res = await t.request({ url: '/api/v1/search', token: user.token, query: { workspaceId: ws, query, limit: '10' } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data as { id: string; title: string; snippet: string; score: number }[];
+  return res.body.data as { id: string; title: string; snippet: string; score: number; icon: string | null }[];
 }
 
 describe('hybrid search (full text fused with the knowledge index)', () => {
@@ -54,6 +56,7 @@ describe('hybrid search (full text fused with the knowledge index)', () => {
     expect(found.map((r) => r.id)).toEqual([ids.words, ids.meaning]);
     expect(found[0].snippet).toContain('<mark>');
     expect(found[0].score).toBeGreaterThan(found[1].score);
+    expect(found.map((r) => r.icon)).toEqual([null, '🚗']);
     // The query was embedded once, through the endpoint, with the knowledge index's model.
     expect(fake.seen).toEqual([{ auth: undefined, model: 'fake-embed', input: ['vehicle servicing'] }]);
   });

@@ -202,6 +202,19 @@ describe('GET /v1/search ranking', () => {
     expect(snippet.match(/<mark>/g)).toHaveLength(1);
   });
 
+  it("shows each page's icon, and none for tasks and pages without one, in results and title suggestions", async () => {
+    const put = await t.request({ method: 'PUT', url: `/api/v1/pages/${ids['train-apart']}`, token: admin.token, body: { icon: '🚆' } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const res = await search(viewer.token, 'release train');
+    const iconOf = (key: string) => res.body.data.find((r: { id: string }) => r.id === ids[key])?.icon;
+    expect(iconOf('train-apart')).toBe('🚆');
+    expect(iconOf('train')).toBeNull();
+    const tasks = await search(viewer.token, 'vacation', { types: 'task' });
+    expect(tasks.body.data[0].icon).toBeNull();
+    const sug = await suggest(viewer.token, 'coach');
+    expect(sug.body.data).toContainEqual({ text: 'Coaching plan', type: 'page', id: ids['train-apart'], icon: '🚆' });
+  });
+
   it('sees a page change at once (the index is written with the page)', async () => {
     const put = await t.request({ method: 'PUT', url: `/api/v1/pages/${ids.zeppelin}`, token: admin.token, body: { title: 'Airship hangar quartermaster' } });
     expect(put.status).toBe(200);
@@ -241,7 +254,7 @@ describe('GET /v1/search access', () => {
     expect(member.body.data).toEqual(
       expect.arrayContaining([
         { text: 'falcon', type: 'keyword' },
-        { text: 'Falcon acquisition plan', type: 'page', id: ids.secret },
+        { text: 'Falcon acquisition plan', type: 'page', id: ids.secret, icon: null },
       ]),
     );
   });
@@ -257,9 +270,9 @@ describe('GET /v1/search/suggest', () => {
     const res = await suggest(viewer.token, 'vaca');
     expect(res.status).toBe(200);
     expect(res.body.data[0]).toEqual({ text: 'vacation', type: 'keyword' });
-    expect(res.body.data).toContainEqual({ text: 'Vacation policy', type: 'page', id: ids.vacation });
+    expect(res.body.data).toContainEqual({ text: 'Vacation policy', type: 'page', id: ids.vacation, icon: null });
     const multi = await suggest(viewer.token, 'release tr');
-    expect(multi.body.data).toContainEqual({ text: 'Release train schedule', type: 'page', id: ids.train });
+    expect(multi.body.data).toContainEqual({ text: 'Release train schedule', type: 'page', id: ids.train, icon: null });
     const limited = await suggest(viewer.token, 'de', { limit: '1' });
     expect(limited.body.data).toHaveLength(1);
   });

@@ -18,6 +18,7 @@ describe('search', () => {
       workspaceId,
       spaceId: engineering.id,
       title: 'Quarterly roadmap',
+      icon: '🗺️',
       markdown: 'The zeppelin launch moves to spring, after the hangar tests.',
     });
     await post(token, '/api/v1/pages', {
@@ -46,6 +47,8 @@ describe('search', () => {
     const suggestion = page.getByRole('option', { name: /Quarterly roadmap/ });
     await visible(suggestion);
     await visible(page.getByRole('option', { name: /Search for “Quarterly road”/ }));
+    // The page's own icon marks it, as in the tree.
+    expect(await suggestion.first().textContent()).toContain('🗺️');
     await web.shot(page, 'search-palette');
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => suggestion.first().getAttribute('aria-selected')).toBe('true');
@@ -63,6 +66,8 @@ describe('search', () => {
     await visible(results.getByRole('link', { name: 'Quarterly roadmap' }));
     await visible(results.getByRole('link', { name: 'Launch campaign' }));
     expect(await results.locator('mark').first().textContent()).toMatch(/zeppelin/i);
+    expect(await results.getByRole('listitem').filter({ hasText: 'Quarterly roadmap' }).textContent()).toMatch(/^🗺️Quarterly roadmap/);
+    expect(await results.getByRole('listitem').filter({ hasText: 'Launch campaign' }).textContent()).toMatch(/^Launch campaign/);
     expect(await page.getByRole('textbox', { name: 'Search', exact: true }).inputValue()).toBe('zeppelin');
     await web.shot(page, 'search-results');
 

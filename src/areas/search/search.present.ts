@@ -8,6 +8,7 @@ export interface SearchResult {
   score: number;
   spaceId: string | null;
   updatedAt: string;
+  icon: string | null;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -35,5 +36,6 @@ export function presentResult(row: RankedRow): SearchResult {
     score: Math.round(row.score * 1e4) / 1e4,
     spaceId: row.spaceId,
     updatedAt: row.updatedAt.toISOString(),
+    icon: row.icon ?? null,
   };
 }

@@ -63,6 +63,8 @@ export interface RankedRow {
   updatedAt: Date;
   score: number;
   snippet: string | null;
+  /** The page's icon (an emoji); null for tasks and pages without one. */
+  icon: string | null;
 }
 
 /** Ranking constants: BM25's k1 and b, and how much a title occurrence counts against a body one (BM25F). */
@@ -465,7 +467,8 @@ ${sql.join(
         from base c, threshold th
         order by score desc, c.updated_at desc, c.id collate "C" limit ${limit}
       )
-      select s.type, s.id, s.title, s.space_id, s.updated_at, s.score, ${snippets ? snippetSql(s, plan) : sql`null::text`} as snippet
+      select s.type, s.id, s.title, s.space_id, s.updated_at, s.score, ${snippets ? snippetSql(s, plan) : sql`null::text`} as snippet,
+        case when s.type = 'page' then (select p.icon from pages p where p.id = s.id) end as icon
       from scored s order by s.score desc, s.updated_at desc, s.id collate "C"`,
     );
   },
@@ -499,12 +502,12 @@ ${sql.join(
       sql<RankedRow>`
       with ${withReadable(db, s)}, x as (select * from unnest(${ranked.map((r) => r.type)}::text[], ${ranked.map((r) => r.id)}::text[], ${ranked.map((r) => r.score)}::float8[]) with ordinality x(type, id, score, n)),
       s as (
-        select x.type, x.id, x.score, x.n, coalesce(p.title, t.title) as title, coalesce(p.space_id, t.space_id) as space_id, coalesce(p.updated_at, t.updated_at) as updated_at
+        select x.type, x.id, x.score, x.n, coalesce(p.title, t.title) as title, coalesce(p.space_id, t.space_id) as space_id, coalesce(p.updated_at, t.updated_at) as updated_at, p.icon
         from x left join pages p on x.type = 'page' and p.id = x.id and ${pageFilter(s, inRs)}
           left join tasks t on x.type = 'task' and t.id = x.id and ${taskFilter(s, inRs)}
         where p.id is not null or t.id is not null
       )
-      select s.type, s.id, s.title, s.space_id, s.updated_at, s.score, ${snippetSql(s, plan)} as snippet from s order by s.n`,
+      select s.type, s.id, s.title, s.space_id, s.updated_at, s.score, ${snippetSql(s, plan)} as snippet, s.icon from s order by s.n`,
     );
   },
 
@@ -514,24 +517,24 @@ ${sql.join(
    * pages (titles that start with the typed text first, then the most recent); only when those give too few, any
    * other matching titles the index finds.
    */
-  async suggestPages(db: Db, s: SearchScope, words: string[], limit: number): Promise<{ id: string; title: string }[]> {
+  async suggestPages(db: Db, s: SearchScope, words: string[], limit: number): Promise<{ id: string; title: string; icon: string | null }[]> {
     const q = words.map((w, i) => tsLexeme(w, i === words.length - 1)).join(' & ');
     const starts = `${words.join(' ').replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return run(
       db,
-      sql<{ id: string; title: string }>`
+      sql<{ id: string; title: string; icon: string | null }>`
       with ${withReadable(db, s)}, recent as materialized (
-        select r.id, r.title from (
-          select p.id, p.title, p.title_words, p.updated_at from pages p where ${pageFilter(s, inRs)}
+        select r.id, r.title, r.icon from (
+          select p.id, p.title, p.icon, p.title_words, p.updated_at from pages p where ${pageFilter(s, inRs)}
           order by p.updated_at desc, p.id desc limit ${RECENT_TITLES}
         ) r
         where r.title_words @@ ${tsq(q)}
         order by (lower(r.title) like ${starts}) desc, r.updated_at desc, r.id
         limit ${limit}
       )
-      select id, title from recent
+      select id, title, icon from recent
       union all
-      (select p.id, p.title from pages p
+      (select p.id, p.title, p.icon from pages p
         where ${pageFilter(s, inRs)} and p.title_words @@ (select ${tsq(q)}) and p.id not in (select id from recent) limit ${limit})
       limit ${limit}`,
     );

@@ -22,7 +22,9 @@ const QueryText = z
   .string()
   .max(2000)
   .refine((s) => s.trim().length > 0, 'must not be empty')
-  .describe('What to look for: words or a question; "quoted phrase" required (in a question of 8+ words, quotes only quote); -word excluded; the last word may be unfinished');
+  .describe(
+    'What to look for: words or a question; "quoted phrase" required (in a question of 8+ words, quotes only quote); -word excluded; the last word may be unfinished',
+  );
 
 export const SearchQuery = z.object({
   query: QueryText,
@@ -50,12 +52,14 @@ export const SearchResultSchema = z.object({
   score: z.number(),
   spaceId: z.string().nullable(),
   updatedAt: z.string(),
+  icon: z.string().nullable().describe("The page's icon (an emoji); null for tasks and pages without one"),
 });
 
 export const Suggestion = z.object({
   text: z.string(),
   type: z.enum(['keyword', 'page']),
   id: z.string().optional().describe('The page, for page suggestions'),
+  icon: z.string().nullable().optional().describe("The page's icon (an emoji), for page suggestions"),
 });
 
 export const SearchResults = envelope(z.array(SearchResultSchema));

@@ -65,7 +65,9 @@ async function withGenericPlans<T>(db: Db, fn: (conn: Db) => Promise<T>): Promis
   // Inside a caller's transaction: its connection is already one, and a transaction cannot nest here.
   if (db.isTransaction) return fn(db);
   return db.connection().execute(async (conn) => {
-    await sql.raw('begin; set local plan_cache_mode = force_generic_plan; set local max_parallel_workers_per_gather = 0; set local synchronize_seqscans = off').execute(conn);
+    await sql
+      .raw('begin; set local plan_cache_mode = force_generic_plan; set local max_parallel_workers_per_gather = 0; set local synchronize_seqscans = off')
+      .execute(conn);
     try {
       const out = await fn(conn);
       await sql.raw('commit').execute(conn);
@@ -87,6 +89,7 @@ export interface SuggestionOut {
   text: string;
   type: 'keyword' | 'page';
   id?: string;
+  icon?: string | null;
 }
 
 /**
@@ -111,6 +114,6 @@ export async function suggest(ctx: Ctx, input: SuggestInput): Promise<Suggestion
   const pages = await withGenericPlans(ctx.db, (conn) => searchRepo.suggestPages(conn, scope, words, input.limit));
   const kwCount = Math.min(keywords.length, Math.max(Math.ceil(input.limit / 2), input.limit - pages.length));
   const out: SuggestionOut[] = keywords.slice(0, kwCount).map((text) => ({ text, type: 'keyword' }));
-  for (const p of pages.slice(0, input.limit - out.length)) out.push({ text: p.title, type: 'page', id: p.id });
+  for (const p of pages.slice(0, input.limit - out.length)) out.push({ text: p.title, type: 'page', id: p.id, icon: p.icon });
   return out;
 }

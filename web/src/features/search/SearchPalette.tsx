@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { messageOf } from '../../api/errors';
+import { IconMark } from '../../ui/IconMark';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
 import { completeLastWord, pagePathById, type Suggestion, useSuggestions } from './search.queries';
 
@@ -128,7 +129,7 @@ export default function SearchPalette({ openSignal }: { openSignal: number }) {
             <Spotlight.Action
               key={`page-${s.id}`}
               {...rowState()}
-              leftSection={<IconFileText size={16} aria-hidden />}
+              leftSection={<IconMark icon={s.icon} fallback={<IconFileText size={16} aria-hidden />} />}
               label={s.text}
               description="Page"
               onClick={() => void openPage(s.id as string)}

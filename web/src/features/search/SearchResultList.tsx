@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { fullTime, timeAgo } from '../comments/relative-time';
 import type { SpaceSummary } from '../spaces/spaces.queries';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
+import { IconMark } from '../../ui/IconMark';
 import { Snippet } from './Snippet';
 import { type SearchResult, taskPath } from './search.queries';
 
@@ -25,7 +26,7 @@ export function SearchResultList({ results, spaces }: { results: SearchResult[];
         return (
           <Paper key={`${r.type}-${r.id}`} component="li" withBorder p="sm" radius="md">
             <Group gap="xs" wrap="nowrap" align="center">
-              <Icon size={16} aria-hidden style={{ flexShrink: 0 }} />
+              <IconMark icon={r.icon} fallback={<Icon size={16} aria-hidden style={{ flexShrink: 0 }} />} />
               {href ? (
                 <Anchor component={Link} to={href} fw={600} style={{ overflowWrap: 'anywhere' }}>
                   {r.title || 'Untitled'}
