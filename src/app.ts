@@ -22,6 +22,7 @@ import { memoryRoutes } from './areas/memory/memory.routes.js';
 import { registerNotifications } from './areas/notifications/notifications.routes.js';
 import { pagesRoutes } from './areas/pages/pages.routes.js';
 import { personalPagesRoutes } from './areas/pages/personal/personal.routes.js';
+import { pageTitlesRoutes } from './areas/pages/titles/titles.routes.js';
 import { restrictionsRoutes } from './areas/pages/restrictions/restrictions.routes.js';
 import { projectsRoutes } from './areas/projects/projects.routes.js';
 import { researchRoutes } from './areas/research/research.routes.js';
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pagesRoutes,
     templatesRoutes,
     personalPagesRoutes,
+    pageTitlesRoutes,
     restrictionsRoutes,
     commentsRoutes,
     attachmentsRoutes,

@@ -272,5 +272,23 @@ describe('mentions', () => {
     await phone.goto(pageUrl(plan));
     await visible(editorOf(phone).locator('.kb-mention-page'));
     await web.shot(phone, 'mentions-editor-375');
+
+    // Renamed and moved under another page (here by the API), the page is mentioned under its new name, and the
+    // mention still opens it; the stored mention is untouched (its id is what it follows).
+    const moved = await web.t.request({
+      method: 'PUT',
+      url: `/api/v1/pages/${guide.id}`,
+      token: owner.token,
+      body: { title: 'Welcome handbook', parentId: plan.id },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    await page.goto(pageUrl(plan));
+    const renamed = await visible(editorOf(page).locator('.kb-mention-page'));
+    await expect.poll(() => renamed.textContent()).toBe('Welcome handbook');
+    expect(await renamed.getAttribute('title')).toMatch(/“Welcome handbook”: Ctrl-click/);
+    expect((await readBack(plan.id)).markdown).toContain(`(mention:page%3A${guide.id})`);
+    await renamed.click({ modifiers: ['Control'] });
+    await page.waitForURL(`**/p/welcome-handbook-${guide.id}`);
+    await visible(editorOf(page).getByText('Welcome aboard.'));
   });
 });

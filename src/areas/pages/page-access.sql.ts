@@ -1,4 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Db } from '../../db/index.js';
+import { readableSpaceIds } from '../spaces/spaces.access.js';
 
 /*
  * Page-level permissions as SQL fragments, beside spaces.access.ts's space rules: a repository filters with them
@@ -22,4 +24,18 @@ export function pageOpenToSql(pageRef: Expression<string>, workspaceId: string |
       and not exists (select 1 from page_restriction_grants prg
         where prg.page_id = prb.restriction_page_id
           and (prg.user_id = ${userId} or prg.group_id in ${groupsOfSql(workspaceId, userId)})))`;
+}
+
+/**
+ * The live pages of a workspace the user can open, as a query on `pages as p` joined to `spaces as s`: access is
+ * filtered inside the SQL (the space readable, no restriction closed to the user), trashed pages left out.
+ */
+export function openPages(db: Db, workspaceId: string, userId: string) {
+  return db
+    .selectFrom('pages as p')
+    .innerJoin('spaces as s', (j) => j.onRef('s.id', '=', 'p.spaceId').onRef('s.workspaceId', '=', 'p.workspaceId'))
+    .where('p.workspaceId', '=', workspaceId)
+    .where('p.deletedAt', 'is', null)
+    .where('p.spaceId', 'in', readableSpaceIds(db, workspaceId, userId))
+    .where(pageOpenToSql(sql.ref('p.id'), workspaceId, userId));
 }

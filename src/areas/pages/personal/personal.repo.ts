@@ -1,23 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../db/index.js';
-import { readableSpaceIds } from '../../spaces/spaces.access.js';
-import { pageOpenToSql } from '../page-access.sql.js';
+import { openPages } from '../page-access.sql.js';
 import { PAGE_COLUMNS } from '../pages.repo.js';
 
 /**
- * A person's own lists of pages: favourites and visits. Every list joins the live page and filters access inside the
- * SQL (its space readable, no restriction closed to the person), so a page they can no longer open, or one in the
- * trash, drops out without its row being touched: it comes back if access does.
+ * A person's own lists of pages: favourites and visits. Every list joins the live pages the person can open
+ * (`openPages`), so a page they can no longer open, or one in the trash, drops out without its row being touched: it
+ * comes back if access does.
  */
-function openPages(db: Db, workspaceId: string, userId: string) {
-  return db
-    .selectFrom('pages as p')
-    .innerJoin('spaces as s', (j) => j.onRef('s.id', '=', 'p.spaceId').onRef('s.workspaceId', '=', 'p.workspaceId'))
-    .where('p.workspaceId', '=', workspaceId)
-    .where('p.deletedAt', 'is', null)
-    .where('p.spaceId', 'in', readableSpaceIds(db, workspaceId, userId))
-    .where(pageOpenToSql(sql.ref('p.id'), workspaceId, userId));
-}
 
 export const personalRepo = {
   /** Stars the page; starring it again keeps the first star's time (and its place in the list). */

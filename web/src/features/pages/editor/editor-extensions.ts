@@ -71,7 +71,7 @@ function pasteAndDrop(target: UploadTarget) {
 
 /** The shared extension as the web editor runs it: mentions get their suggestion UI and chips; undo is co-editing's own. */
 function forTheWebEditor(ext: AnyExtension, target: UploadTarget): AnyExtension {
-  if (ext.name === 'mention') return withMentionChips(withMentionSuggestions(ext, target.workspaceId), { reading: false });
+  if (ext.name === 'mention') return withMentionChips(withMentionSuggestions(ext, target.workspaceId), { reading: false, workspaceId: target.workspaceId });
   // ProseMirror's history would undo other people's edits too; Collaboration brings a Yjs undo that only takes back one's own.
   // Bare URLs typed or pasted become links (only those the shared schema accepts); following a link is LinkHandling's.
   if (ext.name === 'starterKit')

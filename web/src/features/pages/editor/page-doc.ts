@@ -1,6 +1,7 @@
 import { api } from '../../../api/client';
 import { ApiError, toApiError } from '../../../api/errors';
-import type { PageWithContent } from '../pages.queries';
+import type { PageSummary, PageWithContent } from '../pages.queries';
+import { notePageTitle } from './page-titles';
 
 /** The page as the screen loads it: its title and the caller's role in its space (the content comes by co-editing). */
 export interface EditablePage extends PageWithContent {
@@ -31,7 +32,8 @@ export function loadPage(pageId: string): Promise<EditablePage> {
  * the page's version moves with every stored keystroke of anyone, and for a title the last one written wins.
  */
 export async function saveTitle(pageId: string, title: string): Promise<void> {
-  await unwrap(api.PUT('/api/v1/pages/{pageId}', { params: { path: { pageId } }, body: { title } }));
+  const page = await unwrap<PageSummary>(api.PUT('/api/v1/pages/{pageId}', { params: { path: { pageId } }, body: { title } }));
+  notePageTitle(page.workspaceId, page);
 }
 
 /** Errors worth retrying by themselves: the network, rate limits and the service's 5xx. Others need the person. */

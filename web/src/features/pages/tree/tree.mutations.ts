@@ -3,6 +3,7 @@ import { type QueryClient, type QueryKey, useMutation, useQueryClient } from '@t
 import { api, call, data } from '../../../api/client';
 import { messageOf } from '../../../api/errors';
 import { spaceKeys } from '../../spaces/spaces.queries';
+import { notePageTitle } from '../editor/page-titles';
 import { EMPTY_DOC, type PageSummary, pageKeys, type TreePage } from '../pages.queries';
 
 interface Scope {
@@ -76,6 +77,7 @@ export function useRenamePage({ spaceId }: Scope) {
       patchTreePage(qc, spaceId, input.pageId, (p) => ({ ...p, title: input.title }));
       return { snapshot };
     },
+    onSuccess: (page) => notePageTitle(page.workspaceId, page),
     onError: (err, _input, context) => {
       rollback(qc, context?.snapshot);
       failed('rename the page')(err);
