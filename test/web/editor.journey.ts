@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
-import { createPage, editorOf, formSignedIn, pageAddress, readPage, storedWith as storedIn, typeIn, useWebApp, visible } from './harness.js';
+import { createPage, editorOf, formSignedIn, pageAddress, pasteText, readPage, storedWith as storedIn, typeIn, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
 
@@ -216,11 +216,7 @@ describe('the page editor', () => {
     await page.keyboard.press('Enter');
 
     // Plain text that looks like Markdown becomes structure (parsed in the browser by the shared src/editor/markdown.ts).
-    await page.evaluate(() => {
-      const dt = new DataTransfer();
-      dt.setData('text/plain', '## Pasted heading\n\n- one\n- two\n\nSome **bold** words');
-      document.querySelector('[aria-label="Page content"]')?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-    });
+    await pasteText(page, '## Pasted heading\n\n- one\n- two\n\nSome **bold** words');
     await visible(editor.getByRole('heading', { name: 'Pasted heading', level: 2 }));
     expect(await editor.locator('strong').textContent()).toBe('bold');
 

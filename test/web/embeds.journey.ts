@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiSignedInWorkspace, createPage, editorOf, handbookWithPage, pageAddress, readPage, useWebApp, visible, type WebApp } from './harness.js';
+import { apiSignedInWorkspace, createPage, editorOf, handbookWithPage, pageAddress, pasteText, readPage, useWebApp, visible, type WebApp } from './harness.js';
 
 /**
  * Embeds: a page holding two (one far down), the frame only once a block comes near the screen, the slash menu's
@@ -25,6 +25,7 @@ let owner: Awaited<ReturnType<typeof apiSignedInWorkspace>>;
 let longUrl: string;
 let shortUrl: string;
 let shortId: string;
+let shortSpaceId: string;
 
 /** Every request to another site is answered here: a provider's player by a stand-in naming it, anything else refused. */
 async function standInPlayers(page: Page) {
@@ -46,6 +47,7 @@ beforeAll(async () => {
   longUrl = pageAddress(owner.hostname, 'handbook', { id: made.pageId, slug: made.slug });
   const short = await createPage(web, { token: owner.token, workspaceId: owner.workspaceId, spaceId: made.spaceId }, 'Kick-off', { markdown: SHORT });
   shortId = short.id;
+  shortSpaceId = made.spaceId;
   shortUrl = pageAddress(owner.hostname, 'handbook', short);
 });
 
@@ -128,6 +130,32 @@ describe('embeds', () => {
     await web.shot(page, 'embeds-light');
     await page.getByRole('button', { name: 'Use dark theme' }).click();
     await web.shot(page, 'embeds-dark');
+  });
+
+  it('embeds an allowed link pasted alone on an empty line; pasted in a sentence, or a link of another site, it stays a link', async () => {
+    const target = await createPage(web, { token: owner.token, workspaceId: owner.workspaceId, spaceId: shortSpaceId }, 'Pasted links', {
+      markdown: 'Links:',
+    });
+    const page = owner.page;
+    await standInPlayers(page);
+    await page.goto(pageAddress(owner.hostname, 'handbook', target));
+    const editor = await visible(editorOf(page));
+    await editor.getByText('Links:').click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await pasteText(page, ` ${VIMEO} `);
+    await visible(page.locator('figure.kb-embed[data-embed="vimeo"] iframe'));
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('Also see ');
+    await pasteText(page, YOUTUBE);
+    await visible(editor.getByRole('link', { name: YOUTUBE }));
+    await page.keyboard.press('Enter');
+    await pasteText(page, 'https://example.com/notes');
+    await visible(editor.getByRole('link', { name: 'https://example.com/notes' }));
+    expect(await page.locator('figure.kb-embed').count()).toBe(1);
+    const stored = async () => (await readPage(web, owner.token, target.id)).markdown;
+    await expect.poll(stored).toContain('<https://example.com/notes>');
+    expect(await stored()).toBe(`Links:\n\n::embed[${VIMEO}]\n\nAlso see <${YOUTUBE}>\n\n<https://example.com/notes>\n`);
   });
 
   it('offers a link card for a link it cannot embed: the card shows the host, opens in a new tab, and the page keeps ::link[…]', async () => {

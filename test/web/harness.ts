@@ -220,6 +220,15 @@ export async function storedWith(web: WebApp, token: string, id: string, text: s
 /** The page's editable content. */
 export const editorOf = (page: Page) => page.getByRole('textbox', { name: 'Page content' });
 
+/** Pastes plain text into the page's editor at the caret, as the clipboard would give it. */
+export async function pasteText(page: Page, text: string) {
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', t);
+    document.querySelector('[aria-label="Page content"]')?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, text);
+}
+
 /** Types at a brisk human pace (15 ms a key) rather than all at once. */
 export const typeIn = (page: Page, text: string) => page.keyboard.type(text, { delay: 15 });
 

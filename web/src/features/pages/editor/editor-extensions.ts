@@ -11,6 +11,7 @@ import { FindReplace } from './find-replace';
 import { loadMarkdownConverter, looksLikeMarkdown, markdownConverter, markdownToContent } from './markdown-paste';
 import { withMentionChips } from './mention-chips';
 import { withMentionSuggestions } from './mentions';
+import { PasteEmbed } from './paste-embed';
 import { SlashMenu } from './slash-menu';
 import { insertFiles, pickFiles, type UploadTarget } from './uploads';
 
@@ -103,6 +104,7 @@ export function editorExtensions(target: UploadTarget): AnyExtension[] {
     CodeBlockBar,
     SlashMenu.configure({ onImage: (editor: Editor) => void pickFiles('image/*').then((files) => insertFiles(editor, target, files)) }),
     pasteAndDrop(target),
+    PasteEmbed,
     BlocksNearCaret,
     LinkHandling,
     BlockViews,
