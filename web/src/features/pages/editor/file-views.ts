@@ -38,6 +38,8 @@ export function fileView({ node }: NodeViewRendererProps) {
   const download = el('a', 'kb-file-download');
   download.textContent = 'Download';
   dom.append(badge, text, download);
+  // The editor takes a plain click on a link to place the caret (links.ts); this one saves the file, in any mode.
+  download.addEventListener('click', (event) => event.stopPropagation());
 
   let current = node;
   const paint = () => {

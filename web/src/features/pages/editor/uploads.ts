@@ -63,12 +63,19 @@ function blockFor(file: File, attachment: Attachment) {
   return { type, attrs: { src: href, title: cleanMediaName(attachment.filename) } };
 }
 
+/** A drop inside a line of text puts the blocks before that line (dropped at its start) or after it, never splitting it. */
+function besideTextblock(editor: Editor, pos: number): number {
+  const $pos = editor.state.doc.resolve(Math.min(pos, editor.state.doc.content.size));
+  if (!$pos.parent.isTextblock || $pos.depth === 0) return $pos.pos;
+  return $pos.parentOffset === 0 ? $pos.before() : $pos.after();
+}
+
 /**
  * Uploads files and inserts each where it was pasted or dropped, as its block (see `blockFor`). `at` is the document
  * position (the selection when absent).
  */
 export async function insertFiles(editor: Editor, target: UploadTarget, files: File[], at?: number) {
-  let pos = at;
+  let pos = at === undefined ? undefined : besideTextblock(editor, at);
   for (const file of files) {
     const attachment = await uploadFile(target, file);
     if (!attachment || editor.isDestroyed) continue;
