@@ -22,8 +22,12 @@ export const MAX_MEDIA_TITLE = 255;
 /** Longest MIME type kept on a file block (the essence `type/subtype`, without parameters). */
 export const MAX_MIME = 100;
 
-/** An attachment of this service, as the web editor inserts it (relative, so it follows the service's address). */
-export const ATTACHMENT_PATH = /^\/api\/(?:v1\/)?attachments\/[A-Za-z0-9_-]{1,100}\/download$/;
+/**
+ * An attachment of this service, as the web editor inserts it (relative, so it follows the service's address), or
+ * the same attachment as a public share serves it (what the share view's content carries, shares.links.ts).
+ */
+export const ATTACHMENT_PATH =
+  /^\/api\/(?:v1\/)?(?:attachments\/[A-Za-z0-9_-]{1,100}\/download|public\/shares\/[A-Za-z0-9_-]{1,200}\/attachments\/[A-Za-z0-9_-]{1,100})$/;
 /** `type/subtype` as RFC 6838 spells its names, lower or upper case. */
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/i;
 /** What a browser drops or misreads in a URL, and what a Markdown or HTML reader may read differently. */

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readerContent } from '../../src/areas/shares/reader/reader.content.js';
+import { attachmentIdsIn, publicContent } from '../../src/areas/shares/shares.links.js';
 import { documentToHtml, htmlToDocument } from '../../src/editor/html.js';
 import { checkMediaUrl, humanSize, MAX_FILE_NAME } from '../../src/editor/file-blocks.js';
 import { documentToMarkdown, documentToText, markdownToDocument, validateDocument } from '../../src/editor/index.js';
@@ -144,6 +146,37 @@ describe('file, video and audio: Markdown, HTML and search text', () => {
 
   it('search text is the file name and the titles', () => {
     expect(documentToText(doc)).toBe('Minutes and the recording:\nnotes [draft] \\ v2.txt\na.zip\nKick-off talk');
+  });
+});
+
+describe('file, video and audio on a public share', () => {
+  const inside = (id: string) => `/api/v1/attachments/${id}/download`;
+  const scope = {
+    hasPage: () => false,
+    hasAttachment: (id: string) => id === 'in-share',
+    pageUrl: (id: string) => `/s/tok/${id}`,
+    attachmentUrl: (id: string) => `/api/v1/public/shares/tok/attachments/${id}`,
+  };
+  const doc = validateDocument(
+    docOf(
+      file(inside('in-share'), 'plan.pdf', 10, 'application/pdf'),
+      video(inside('in-share'), 'Demo'),
+      file(inside('elsewhere'), 'secret.txt'),
+      audio(inside('elsewhere'), 'Call'),
+    ),
+  );
+
+  it('serves files of the share at their public address; a file from outside leaves only its name', () => {
+    expect(attachmentIdsIn(doc).sort()).toEqual(['elsewhere', 'in-share']);
+    const shared = publicContent(doc, scope);
+    const publicUrl = '/api/v1/public/shares/tok/attachments/in-share';
+    expect(shared.content).toEqual([file(publicUrl, 'plan.pdf', 10, 'application/pdf'), video(publicUrl, 'Demo'), p(text('secret.txt')), p(text('Call'))]);
+    // Still a valid document: the share view shows it with the same blocks.
+    expect(validateDocument(shared)).toEqual(shared);
+    const { html } = readerContent(shared);
+    expect(html).toContain(`href="${publicUrl}"`);
+    expect(html).toContain(`<p><a href="${publicUrl}">Demo</a></p>`);
+    expect(html).not.toMatch(/<video|<audio|elsewhere/);
   });
 });
 
