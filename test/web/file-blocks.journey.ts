@@ -6,7 +6,6 @@ import {
   editorOf,
   handbookWithPage,
   pageAddress,
-  readPage,
   sessionSignedIn,
   storedWith,
   useWebApp,
