@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readerContent } from '../../src/areas/shares/reader/reader.content.js';
 import { attachmentIdsIn, publicContent } from '../../src/areas/shares/shares.links.js';
@@ -6,6 +7,7 @@ import { checkMediaUrl, humanSize, MAX_FILE_NAME } from '../../src/editor/file-b
 import { documentToMarkdown, documentToText, markdownToDocument, validateDocument } from '../../src/editor/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
+import { connectMcp, listeningHandbook } from '../helpers/mcp.js';
 import { postMultipart } from '../helpers/multipart.js';
 import { createSpace, newPage } from '../pages/helpers.js';
 import { docOf, p, refused, text } from './helpers.js';
@@ -187,15 +189,19 @@ describe('over HTTP', () => {
   let ws: string;
   let space: string;
 
+  let client: Client;
+
   beforeAll(async () => {
-    t = await createTestApp();
+    const handbook = await listeningHandbook();
+    t = handbook.t;
+    editor = handbook.ws.editor;
+    ws = handbook.ws.workspace.id;
+    space = handbook.spaceId;
+    client = await connectMcp(handbook.base, editor.token);
     small = await createTestApp({ MAX_ATTACHMENT_BYTES: 16 });
-    const w = await workspaceWithRoles(t);
-    editor = w.editor;
-    ws = w.workspace.id;
-    space = (await createSpace(t, w.admin, ws, { name: 'Files' })).id;
   });
   afterAll(async () => {
+    await client?.close();
     await t.close();
     await small.close();
   });
@@ -259,6 +265,28 @@ describe('over HTTP', () => {
     expect(JSON.stringify(res.body.data.content ?? (await t.request({ url: `/api/v1/pages/${page.id}`, token: editor.token })).body.data.content)).not.toMatch(
       /fileAttachment|"href":"javascript/,
     );
+  });
+
+  it('MCP page_create and page_update take the Markdown forms; a hostile JSON block is a VALIDATION_ERROR', async () => {
+    const md = `Recording:\n\n::video[Kick-off](https://cdn.example.com/kickoff.mp4)\n\n::file[slides.pdf](${ATTACHMENT}){size=5 type="application/pdf"}\n`;
+    const created = await client.callTool({ name: 'page_create', arguments: { workspaceId: ws, spaceId: space, title: 'Recording', markdown: md } });
+    expect(created.isError, JSON.stringify(created.content)).toBe(false);
+    const id = (created.structuredContent as { id: string }).id;
+    const got = await client.callTool({ name: 'page_get', arguments: { pageId: id } });
+    expect((got.structuredContent as { markdown: string }).markdown).toBe(md);
+    const updated = await client.callTool({
+      name: 'page_update',
+      arguments: { pageId: id, markdown: `${md}\n::audio[Call](https://cdn.example.com/call.mp3)\n` },
+    });
+    expect(updated.isError, JSON.stringify(updated.content)).toBe(false);
+    expect(await markdownOf(id)).toBe(`${md}\n::audio[Call](https://cdn.example.com/call.mp3)\n`);
+
+    const bad = await client.callTool({
+      name: 'page_create',
+      arguments: { workspaceId: ws, spaceId: space, title: 'Bad', content: docOf(file('javascript:alert(1)', 'x')) },
+    });
+    expect(bad.isError).toBe(true);
+    expect((bad.content as { text: string }[])[0].text).toMatch(/^VALIDATION_ERROR: .*not javascript:/);
   });
 
   it('a file past MAX_ATTACHMENT_BYTES is refused with 422 and the limit in details', async () => {
