@@ -1,17 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiSignedInWorkspace,
-  editorOf,
-  handbookWithPage,
-  pageAddress,
-  sessionSignedIn,
-  storedWith,
-  useWebApp,
-  visible,
-  type WebApp,
-} from './harness.js';
+import { apiSignedInWorkspace, editorOf, handbookWithPage, pageAddress, sessionSignedIn, storedWith, useWebApp, visible, type WebApp } from './harness.js';
 
 /**
  * File, video and audio blocks: a text file chosen through the slash menu's "File", a generated WAV through "Audio",
@@ -90,6 +80,9 @@ async function dropMedia(page: Page, wavBase64: string) {
   }, wavBase64);
 }
 
+/** Whether the player has read its file's metadata (a recorded WebM may not say its length until played through). */
+const metadataRead = (page: Page, selector: string) => page.locator(selector).evaluate((el: HTMLMediaElement) => el.readyState >= 1 && !el.error);
+
 /** Whether the player has read its file's length (the attachment is playable, and only its metadata was asked for). */
 const durationOf = (page: Page, selector: string) =>
   page.locator(selector).evaluate((el: HTMLMediaElement) => (el.readyState >= 1 && Number.isFinite(el.duration) ? el.duration : 0));
@@ -143,7 +136,7 @@ describe('file, video and audio blocks', () => {
     await page.reload();
     await visible(editorOf(page));
     await visible(editor.locator('.kb-file .kb-file-name', { hasText: 'minutes.txt' }));
-    await expect.poll(() => durationOf(page, 'figure.kb-media-video video')).toBeGreaterThan(0);
+    await expect.poll(() => metadataRead(page, 'figure.kb-media-video video')).toBe(true);
     await expect.poll(() => durationOf(page, 'figure.kb-media-audio audio >> nth=1')).toBeGreaterThan(0.25);
     await web.shot(page, 'file-blocks-desktop-light');
 
