@@ -2,6 +2,7 @@ import { DOMSerializer, DOMParser as PMDOMParser } from '@tiptap/pm/model';
 import { Window } from 'happy-dom';
 import { embedSourceOf } from './blocks.js';
 import { checkEmbedUrl } from './embeds.js';
+import { checkMediaUrl, mediaSourceOf } from './file-blocks.js';
 import { schema, storedSchema } from './schema.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
 import { type DocJson, readDocument } from './validate.js';
@@ -13,7 +14,8 @@ import { type DocJson, readDocument } from './validate.js';
  * that carries content the parser would discard (a video, a frame, a form…) is named once in `dropped`, and a link or
  * image whose URL is not allowed keeps its text (or alt text) and is named too. A frame is an `embed` when the
  * allow-list (embeds.ts) takes its address, or its figure's link (kb's own `<figure data-embed>`); any other is dropped
- * and named. And back: `documentToHtml`, the HTML form of a document that exports and the public reader share.
+ * and named. A `<video>` or `<audio>` playing an http(s) address (or an attachment of this service) is a `video` or
+ * `audio` block (file-blocks.ts); any other is dropped and named. And back: `documentToHtml`, the HTML form of a document that exports and the public reader share.
  */
 
 /** happy-dom as a parser only: no script runs, nothing is fetched, no layout is computed. */
@@ -78,12 +80,18 @@ function isEmbedFrame(el: Element): boolean {
   return checkEmbedUrl(embedSourceOf(holder)).ok;
 }
 
+/** A `<video>` or `<audio>` the `video` and `audio` nodes read (its address is one they take). */
+function isPlayableMedia(el: Element): boolean {
+  const tag = el.tagName.toUpperCase();
+  return (tag === 'VIDEO' || tag === 'AUDIO') && checkMediaUrl(mediaSourceOf(el)).ok;
+}
+
 /** Converts the element `root` (a document's body, or a part of it a source picked) to a document. */
 export function elementToDocument(root: Element, options: HtmlOptions = {}): HtmlConversion {
   const dropped = new Set<string>();
   for (const el of root.querySelectorAll(QUIET.join(','))) el.remove();
   for (const el of root.querySelectorAll(UNSUPPORTED.join(','))) {
-    if (isEmbedFrame(el)) continue;
+    if (isEmbedFrame(el) || isPlayableMedia(el)) continue;
     dropped.add(`<${el.tagName.toLowerCase()}> is not supported; dropped`);
     el.remove();
   }

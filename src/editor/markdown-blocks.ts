@@ -2,6 +2,7 @@ import type MarkdownIt from 'markdown-it';
 import type { StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { calloutTypeOf } from './blocks.js';
 import { checkEmbedUrl, MAX_EMBED_URL } from './embeds.js';
+import { checkMediaUrl, cleanMime, MAX_FILE_NAME, MAX_MEDIA_TITLE } from './file-blocks.js';
 import { checkLinkCardUrl } from './link-cards.js';
 import { isAllowedLinkUrl } from './urls.js';
 
@@ -17,6 +18,10 @@ import { isAllowedLinkUrl } from './urls.js';
  *   as text.
  * - `::link[<link>]` (or `::bookmark[<link>]`) on a line of its own → link card (any http(s) link, link-cards.ts);
  *   a link a card does not take stays the line as text.
+ * - `::file[name](url){size=1234 type="text/plain"}`, `::video[title](url)`, `::audio[title](url)` on a line of their
+ *   own → file, video, audio (file-blocks.ts); `\`, `[` and `]` in the name are escaped with `\`; `(`, `)` and spaces
+ *   in the address percent-encoded. A plain Markdown reader shows a link named as the file. An address the blocks do not
+ *   take (`javascript:`, `data:`…) leaves the line as text.
  */
 
 const lineOf = (state: StateBlock, line: number) => state.src.slice(state.bMarks[line] + state.tShift[line], state.eMarks[line]);
@@ -193,6 +198,49 @@ function linkCardBlock(state: StateBlock, startLine: number, _endLine: number, s
   return true;
 }
 
+const MEDIA_LINE = /^::(file|video|audio)\[((?:[^\\\]]|\\.)*)\]\(([^()\s]*)\)(?:\{([^{}]*)\})?[ \t]*$/;
+const DIRECTIVE_ATTR = /([A-Za-z]+)=(?:"([^"]*)"|([^\s"]+))/g;
+const unescapeLabel = (label: string) => label.replace(/\\(.)/g, '$1');
+const escapeLabel = (label: string) => label.replace(/[\\[\]]/g, (c) => `\\${c}`);
+
+function mediaBlock(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
+  if (state.sCount[startLine] - state.blkIndent >= 4) return false;
+  const m = MEDIA_LINE.exec(lineOf(state, startLine));
+  if (!m) return false;
+  const [, kind, rawLabel, url, rawAttrs] = m;
+  const check = checkMediaUrl(url);
+  if (!check.ok) return false;
+  const label = unescapeLabel(rawLabel).replace(/\s+/g, ' ').trim();
+  if (label.length > (kind === 'file' ? MAX_FILE_NAME : MAX_MEDIA_TITLE)) return false;
+  if (silent) return true;
+  const tok = state.push(`media_${kind}`, kind === 'file' ? 'a' : kind, 0);
+  tok.attrSet('url', check.url);
+  tok.attrSet('label', label);
+  for (const [, name, quoted, bare] of (rawAttrs ?? '').matchAll(DIRECTIVE_ATTR)) tok.attrSet(`data-${name.toLowerCase()}`, quoted ?? bare);
+  tok.map = [startLine, startLine + 1];
+  state.line = startLine + 1;
+  return true;
+}
+
+/** A file, video or audio as its Markdown directive (the reverse of `mediaBlock`). */
+export function mediaDirective(
+  kind: 'file' | 'video' | 'audio',
+  url: string,
+  label: string | null,
+  attrs: Record<string, string | number | null> = {},
+): string {
+  const address = url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  const extras = Object.entries(attrs)
+    .filter(([, v]) => v !== null && v !== '')
+    .map(([k, v]) => (typeof v === 'number' ? `${k}=${v}` : `${k}="${String(v).replace(/"/g, '')}"`));
+  return `::${kind}[${escapeLabel(label ?? '')}](${address})${extras.length ? `{${extras.join(' ')}}` : ''}`;
+}
+
+const sizeOf = (tok: Token) => {
+  const size = Number(tok.attrGet('data-size') ?? Number.NaN);
+  return Number.isSafeInteger(size) && size >= 0 ? size : null;
+};
+
 function mathInline(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x24 /* $ */ || src.charCodeAt(pos + 1) === 0x24) return false;
@@ -256,6 +304,7 @@ export function blocksPlugin(md: ReturnType<typeof MarkdownIt>): void {
   md.block.ruler.before('fence', 'kb_math_block', mathBlock, { alt });
   md.block.ruler.before('fence', 'kb_embed', embedBlock, { alt });
   md.block.ruler.before('fence', 'kb_link_card', linkCardBlock, { alt });
+  md.block.ruler.before('fence', 'kb_media', mediaBlock, { alt });
   md.inline.ruler.after('escape', 'kb_math_inline', mathInline);
   md.core.ruler.push('kb_alerts', alertsRule);
 }
@@ -268,5 +317,12 @@ export const blockTokens = {
   math_block: { node: 'mathBlock', getAttrs: (tok: Token) => ({ latex: tok.content }), noCloseToken: true },
   math_inline: { node: 'mathInline', getAttrs: (tok: Token) => ({ latex: tok.content }), noCloseToken: true },
   embed: { node: 'embed', getAttrs: (tok: Token) => ({ src: tok.attrGet('src'), provider: tok.attrGet('provider') }), noCloseToken: true },
+  media_file: {
+    node: 'fileAttachment',
+    getAttrs: (tok: Token) => ({ url: tok.attrGet('url'), name: tok.attrGet('label') || 'file', size: sizeOf(tok), mime: cleanMime(tok.attrGet('data-type')) }),
+    noCloseToken: true,
+  },
+  media_video: { node: 'video', getAttrs: (tok: Token) => ({ src: tok.attrGet('url'), title: tok.attrGet('label') || null }), noCloseToken: true },
+  media_audio: { node: 'audio', getAttrs: (tok: Token) => ({ src: tok.attrGet('url'), title: tok.attrGet('label') || null }), noCloseToken: true },
   link_card: { node: 'linkCard', getAttrs: (tok: Token) => ({ url: tok.attrGet('url'), title: null }), noCloseToken: true },
 };

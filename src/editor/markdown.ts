@@ -1,7 +1,7 @@
 import type { Node as PMNode } from '@tiptap/pm/model';
 import MarkdownIt, { type StateCore, type StateInline, type Token } from 'markdown-it';
 import { defaultMarkdownSerializer, MarkdownParser, MarkdownSerializer, type MarkdownSerializerState } from 'prosemirror-markdown';
-import { blocksPlugin, blockTokens } from './markdown-blocks.js';
+import { blocksPlugin, blockTokens, mediaDirective } from './markdown-blocks.js';
 import { schema } from './schema.js';
 import { isNode } from './text.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
@@ -434,6 +434,19 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
     },
     linkCard: (state, node) => {
       state.write(`::link[${node.attrs.url}]`);
+      state.closeBlock(node);
+    },
+    fileAttachment: (state, node) => {
+      const { url, name, size, mime } = node.attrs;
+      state.write(mediaDirective('file', url, name, { size, type: mime }));
+      state.closeBlock(node);
+    },
+    video: (state, node) => {
+      state.write(mediaDirective('video', node.attrs.src, node.attrs.title));
+      state.closeBlock(node);
+    },
+    audio: (state, node) => {
+      state.write(mediaDirective('audio', node.attrs.src, node.attrs.title));
       state.closeBlock(node);
     },
     blockquote: base.blockquote,

@@ -21,6 +21,11 @@ function leafText(node: PMNode): string {
     case 'linkCard':
       // Found by the title read from the page when the card was made, and by its link.
       return [node.attrs.title, node.attrs.url].filter(Boolean).join(' ');
+    case 'fileAttachment':
+      return node.attrs.name ?? '';
+    case 'video':
+    case 'audio':
+      return node.attrs.title ?? '';
     default:
       return '';
   }

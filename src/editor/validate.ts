@@ -1,6 +1,7 @@
 import { Node as PMNode } from '@tiptap/pm/model';
 import { AppError } from '../errors.js';
 import { checkEmbedUrl } from './embeds.js';
+import { mediaNodeProblem } from './file-blocks.js';
 import { checkLinkCardUrl } from './link-cards.js';
 import { schema, storedSchema } from './schema.js';
 
@@ -137,6 +138,8 @@ function checkShape(json: unknown, path: string, depth: number, notes: ShapeNote
     const check = checkLinkCardUrl(attrs.url);
     if (!check.ok) return { path, reason: check.reason };
   }
+  const media = mediaNodeProblem(type, attrs as Record<string, unknown> | undefined);
+  if (media) return { path, reason: media };
   if (type === 'text') {
     if (typeof text !== 'string' || text === '') return { path, reason: 'a text node needs a non-empty string "text"' };
     if (text.length > MAX_TEXT) return { path, reason: `a text node holds at most ${MAX_TEXT} characters` };

@@ -31,6 +31,7 @@ describe('schema', () => {
         'detailsSummary',
         'doc',
         'embed',
+        'fileAttachment',
         'hardBreak',
         'heading',
         'horizontalRule',
@@ -50,6 +51,8 @@ describe('schema', () => {
         'taskItem',
         'taskList',
         'text',
+        'video',
+        'audio',
       ].sort(),
     );
     expect(Object.keys(schema.marks).sort()).toEqual(['bold', 'code', 'highlight', 'italic', 'link', 'strike']);

@@ -1,5 +1,5 @@
 import { create as contentDisposition } from 'content-disposition';
-import { validation } from '../../errors.js';
+import { AppError, validation } from '../../errors.js';
 
 /**
  * File names, Base64 and download headers: the rules that keep user-given names and types from doing harm.
@@ -43,7 +43,13 @@ export function decodeBase64Strict(data: string, maxBytes: number): Buffer {
   return Buffer.from(data, 'base64');
 }
 
-export const tooLarge = (maxBytes: number) => validation('data', 'too_large', `The file is larger than the limit of ${maxBytes} bytes (MAX_ATTACHMENT_BYTES)`);
+/** 422 for a file past the limit, which `details.limit` gives in bytes (so a client can say it in its own words). */
+export const tooLarge = (maxBytes: number) =>
+  new AppError('VALIDATION_ERROR', `The file is larger than the limit of ${maxBytes} bytes (MAX_ATTACHMENT_BYTES)`, {
+    field: 'data',
+    reason: 'too_large',
+    limit: maxBytes,
+  });
 
 /**
  * Raster images, the only files shown in the browser (in a page's <img>, or in a tab of their own): no browser runs

@@ -7,8 +7,9 @@ import { API_ATTACHMENT, API_PAGE, APP_PAGE, PAGE_MENTION_PREFIX } from '../expo
  * - a page mention, or a link to a page's address (web app or API): inside the share it becomes a link to the page in
  *   the public reader (`/s/<token>/<pageId>`); outside, plain text with its label;
  * - any other mention (a person) becomes plain text `@label` (no user id leaves);
- * - an attachment's address (image or link): inside the share it becomes the public attachment URL; outside, a link
- *   becomes plain text and an image (block or inline) leaves only its alt text;
+ * - an attachment's address (image, link, file, video or audio): inside the share it becomes the public attachment URL;
+ *   outside, a link becomes plain text, an image (block or inline) leaves only its alt text, and a file, video or audio
+ *   its name or title;
  * - any other relative link (an address of the signed-in app) becomes plain text; `#fragment` links and links to
  *   other sites stay as they are.
  */
@@ -41,7 +42,8 @@ export function attachmentIdsIn(doc: DocJson): string[] {
   };
   walk(doc as Json, (node) => {
     const attrs = node.attrs as Json | undefined;
-    if (node.type === 'image' || node.type === 'inlineImage') see(attrs?.src);
+    if (node.type === 'image' || node.type === 'inlineImage' || node.type === 'video' || node.type === 'audio') see(attrs?.src);
+    if (node.type === 'fileAttachment') see(attrs?.url);
     for (const mark of (node.marks as Mark[] | undefined) ?? []) if (mark.type === 'link') see(mark.attrs?.href);
   });
   return [...ids];
@@ -115,6 +117,14 @@ function publicNode(node: Json, scope: ShareScope): Json | null {
     if (src === null && node.type === 'image') return alt ? { type: 'paragraph', content: [{ type: 'text', text: alt }] } : { type: 'paragraph' };
     if (src === null) return alt ? publicNode({ type: 'text', text: alt, ...(node.marks ? { marks: node.marks } : {}) }, scope) : null;
     out.attrs = { ...attrs, src };
+  }
+  if ((node.type === 'fileAttachment' || node.type === 'video' || node.type === 'audio') && attrs) {
+    const key = node.type === 'fileAttachment' ? 'url' : 'src';
+    const address = typeof attrs[key] === 'string' ? publicHref(attrs[key] as string, scope) : null;
+    // A file from outside the share leaves its name (a video or audio its title) as a line of text.
+    const name = (node.type === 'fileAttachment' ? attrs.name : attrs.title) as unknown;
+    if (address === null) return typeof name === 'string' && name ? { type: 'paragraph', content: [{ type: 'text', text: name }] } : { type: 'paragraph' };
+    out.attrs = { ...attrs, [key]: address };
   }
   if (Array.isArray(node.marks)) {
     const marks = publicMarks(node.marks as Mark[], scope);

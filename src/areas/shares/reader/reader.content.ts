@@ -162,6 +162,20 @@ function embedCards(root: Element) {
   }
 }
 
+/** Each player as a link to its file (before `sanitize`, which removes players with what they hold). */
+function mediaLinks(root: Element) {
+  const document = root.ownerDocument;
+  for (const media of Array.from(root.querySelectorAll('video, audio'))) {
+    const src = media.getAttribute('src') ?? '';
+    const p = document.createElement('p');
+    const a = document.createElement('a');
+    a.setAttribute('href', src);
+    a.textContent = media.getAttribute('title') || (media.tagName.toUpperCase() === 'VIDEO' ? 'Video' : 'Audio');
+    p.append(a);
+    media.replaceWith(p);
+  }
+}
+
 /** Task items: a checkbox that shows the state, cannot be changed, and is named by its task. */
 function taskItems(root: Element) {
   for (const input of Array.from(root.querySelectorAll('input[type=checkbox]'))) {
@@ -204,6 +218,7 @@ export function readerContent(doc: DocJson): ReaderContent {
   const root = document.createElement('div');
   documentToHtml(doc, { document, into: root as unknown as HTMLElement });
   embedCards(root);
+  mediaLinks(root);
   sanitize(root);
   taskItems(root);
   headingIds(root);

@@ -3,6 +3,7 @@ import { type AnyExtension, Extension, InputRule, type NodeViewRendererProps, ty
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { Decoration, DecorationSet } from '@tiptap/pm/view';
+import { fileView, mediaView } from './file-views';
 import { linkCardView } from './link-card-view';
 
 /**
@@ -376,6 +377,11 @@ export function withBlockView(ext: AnyExtension, workspaceId: string | null = nu
       return node.extend({ addNodeView: () => embedView });
     case 'linkCard':
       return node.extend({ addNodeView: () => linkCardView(workspaceId) });
+    case 'fileAttachment':
+      return node.extend({ addNodeView: () => fileView });
+    case 'video':
+    case 'audio':
+      return node.extend({ addNodeView: () => mediaView(ext.name as 'video' | 'audio') });
     default:
       return ext;
   }

@@ -102,7 +102,7 @@ export function editorExtensions(target: UploadTarget): AnyExtension[] {
     Placeholder.configure({ placeholder: 'Type "/" for blocks, "@" to mention someone…' }),
     CodeHighlight,
     CodeBlockBar,
-    SlashMenu.configure({ onImage: (editor: Editor) => void pickFiles('image/*').then((files) => insertFiles(editor, target, files)) }),
+    SlashMenu.configure({ onPick: (editor: Editor, accept: string) => void pickFiles(accept).then((files) => insertFiles(editor, target, files)) }),
     pasteAndDrop(target),
     PasteEmbed,
     BlocksNearCaret,

@@ -16,8 +16,19 @@ interface Block extends SuggestionItem {
 }
 
 /** The blocks "/" offers, in the order people reach for them. `aliases` let "/h1" or "/ul" find them. */
-function blocks(onImage: (editor: Editor) => void): (Block & { aliases: string[] })[] {
+function blocks(onPick: (editor: Editor, accept: string) => void): (Block & { aliases: string[] })[] {
   const chainAt = (editor: Editor, range: Range) => editor.chain().focus().deleteRange(range);
+  /** A block made from files the person picks (uploaded as attachments of the page). */
+  const upload = (key: string, label: string, hint: string, accept: string, aliases: string[]) => ({
+    key,
+    label,
+    hint,
+    aliases,
+    run: (e: Editor, r: Range) => {
+      chainAt(e, r).run();
+      onPick(e, accept);
+    },
+  });
   return [
     {
       key: 'h1',
@@ -40,16 +51,10 @@ function blocks(onImage: (editor: Editor) => void): (Block & { aliases: string[]
       aliases: ['grid'],
       run: (e, r) => chainAt(e, r).insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run(),
     },
-    {
-      key: 'image',
-      label: 'Image',
-      hint: 'Upload a picture',
-      aliases: ['picture', 'photo'],
-      run: (e, r) => {
-        chainAt(e, r).run();
-        onImage(e);
-      },
-    },
+    upload('image', 'Image', 'Upload a picture', 'image/*', ['picture', 'photo']),
+    upload('file', 'File', 'Upload a file to download', '', ['attachment', 'upload', 'pdf', 'document']),
+    upload('video', 'Video', 'Upload a video, played in the page', 'video/*', ['movie', 'recording', 'mp4', 'webm']),
+    upload('audio', 'Audio', 'Upload a sound or recording', 'audio/*', ['sound', 'music', 'recording', 'voice', 'mp3', 'wav']),
     {
       key: 'embed',
       label: 'Embed',
@@ -128,17 +133,18 @@ function blocks(onImage: (editor: Editor) => void): (Block & { aliases: string[]
 }
 
 export interface SlashMenuOptions {
-  onImage: (editor: Editor) => void;
+  /** Lets the person choose files of the types `accept` names (any when empty) and inserts them as blocks. */
+  onPick: (editor: Editor, accept: string) => void;
 }
 
 /** "/" at the start of a word opens the block menu; typing filters it. Adds no node or mark to the schema. */
 export const SlashMenu = Extension.create<SlashMenuOptions>({
   name: 'slashMenu',
   addOptions() {
-    return { onImage: () => {} };
+    return { onPick: () => {} };
   },
   addProseMirrorPlugins() {
-    const all = blocks(this.options.onImage);
+    const all = blocks(this.options.onPick);
     return [
       Suggestion<SuggestionItem>({
         editor: this.editor,
