@@ -258,6 +258,29 @@ describe('pages from templates', () => {
     expect(JSON.stringify(found.body)).toContain(page.id);
   });
 
+  it('reads a template filled for inserting into a page (fill=true): the caller’s name, the given title and date, code as written', async () => {
+    const tpl = await template(ws.editor, { spaceId, title: 'Retro', markdown: body });
+    const url = `/api/v1/templates/${tpl.id}`;
+    const filled = await t.request({ url, token: ws.viewer.token, query: { fill: 'true', title: 'Week 50', date: '2026-12-07', format: 'markdown' } });
+    expect(filled.status, JSON.stringify(filled.body)).toBe(200);
+    expect(filled.body.data.markdown).toBe(
+      ['# Week 50', '', 'Date: 2026-12-07 · Author: Viewer · Unknown: {{other}}', '', 'Inline `{{date}}` stays.', '', '```', 'echo {{title}}', '```', ''].join(
+        '\n',
+      ),
+    );
+    expect(JSON.stringify(filled.body.data.content)).toContain('Author: Viewer');
+    // Without fill, as stored; a wrong date or flag is refused.
+    const stored = await t.request({ url, token: ws.viewer.token, query: { format: 'markdown' } });
+    expect(stored.body.data.markdown).toBe(`${body}\n`);
+    const noTitle = await t.request({ url, token: ws.viewer.token, query: { fill: 'true', format: 'markdown' } });
+    expect(noTitle.body.data.markdown.split('\n')[0]).toBe('# ');
+    for (const query of <Record<string, string>[]>[{ fill: 'true', date: '2026-02-30' }, { fill: 'maybe' }]) {
+      const bad = await t.request({ url, token: ws.viewer.token, query });
+      expect(bad.status, JSON.stringify(query)).toBe(400);
+      expect(bad.body.error.code).toBe('INVALID_PARAMETER');
+    }
+  });
+
   it('defaults the title to the template’s with its placeholders filled, and the date to today in UTC', async () => {
     const tpl = await template(ws.editor, { spaceId, title: 'Standup {{date}}', markdown: 'Notes for {{title}}' });
     const res = await fromTemplate(ws.editor, tpl.id, { spaceId });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiSignedInWorkspace, handbookWithPage, useWebApp, visible } from './harness.js';
+import { apiSignedInWorkspace, createPage, editorOf, handbookWithPage, readPage, useWebApp, visible } from './harness.js';
 
 const web = useWebApp();
 
@@ -56,5 +56,27 @@ describe('templates', () => {
       await phone.emulateMedia({ colorScheme: scheme });
       await web.shot(phone, `templates-picker-375-${scheme}`);
     }
+
+    // The slash menu's Template puts one into a page at the caret, filled for this page, beside what was there.
+    const notes = await createPage(web, { token, workspaceId, spaceId: made.spaceId }, 'Sync 12 Dec', { markdown: 'Agenda first.' });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`/w/${hostname}/s/handbook/p/${notes.slug}-${notes.id}`);
+    const editor = await visible(editorOf(page));
+    await editor.getByText('Agenda first.').click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('/templ', { delay: 15 });
+    await page
+      .getByRole('listbox', { name: 'Insert block' })
+      .getByRole('option', { name: /^Template/ })
+      .click();
+    const dialog2 = await visible(page.getByRole('dialog', { name: 'Insert a template' }));
+    await web.shot(page, 'templates-insert');
+    await dialog2.getByRole('listitem').filter({ hasText: 'Weekly meeting' }).click();
+    await visible(editor.getByRole('heading', { name: 'Notes for Sync 12 Dec' }));
+    await visible(editor.getByText(`Written by ${who.name} on ${today}.`));
+    await expect
+      .poll(async () => (await readPage(web, token, notes.id)).markdown)
+      .toBe(`Agenda first.\n\n## Notes for Sync 12 Dec\n\nWritten by ${who.name} on ${today}.\n\n- [ ] Action items\n`);
   });
 });

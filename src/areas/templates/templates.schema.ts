@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, Id, Limit, ListMeta, PageNumber } from '../../schema.js';
+import { envelope, Id, Limit, ListMeta, PageNumber, QueryBoolean } from '../../schema.js';
 import { Content, Format, Icon, Markdown, Page, Position, Title } from '../pages/pages.schema.js';
 
 const TemplateTitle = z.string().trim().min(1).max(500).describe('Template name (1–500 characters, like a page title)');
@@ -40,6 +40,11 @@ export const TemplateListQuery = z.object({
 export const TemplateReadQuery = z.object({
   workspaceId: Id.optional().describe('Optional: the template’s workspace is taken from the template itself; when given it must match'),
   format: Format.default('json'),
+  fill: QueryBoolean.optional().describe(
+    'With `true`: the content (and Markdown) with `{{date}}`, `{{author}}` (the caller’s name) and `{{title}}` filled, as a page made from it would hold them; for inserting a template into an existing page',
+  ),
+  title: Title.optional().describe('With `fill`: the value of `{{title}}` (the page it goes into); absent: empty'),
+  date: LocalDate.optional(),
 });
 
 export const TemplateCreateBody = z.object({

@@ -16,7 +16,7 @@ import { fillDocument, fillText } from './templates.placeholders.js';
 import { requireTemplateAccess, requireTemplateTarget } from './templates.policy.js';
 import { presentTemplate, presentTemplateWithContent } from './templates.present.js';
 import { type TemplatePatch, templatesRepo } from './templates.repo.js';
-import type { PageFromTemplateBody, TemplateCreateBody, TemplateListQuery, TemplateUpdateBody } from './templates.schema.js';
+import type { PageFromTemplateBody, TemplateCreateBody, TemplateListQuery, TemplateReadQuery, TemplateUpdateBody } from './templates.schema.js';
 
 const MAX_TITLE = 500;
 
@@ -41,11 +41,18 @@ export async function listTemplates(ctx: Ctx, q: z.infer<typeof TemplateListQuer
   return { data: rows.map(presentTemplate), meta: { page: q.page, limit: q.limit, total } };
 }
 
-export async function getTemplate(ctx: Ctx, templateId: string, opts: { workspaceId?: string; format?: 'json' | 'markdown' }) {
+export async function getTemplate(ctx: Ctx, templateId: string, opts: z.infer<typeof TemplateReadQuery>) {
   const scope = await requireTemplateAccess(ctx, templateId, 'read', opts);
-  const row = await templateOrThrow(ctx, scope.workspaceId, templateId);
+  const stored = await templateOrThrow(ctx, scope.workspaceId, templateId);
+  const row = opts.fill ? { ...stored, content: fillDocument(stored.content, await placeholderValues(ctx, opts.date, opts.title ?? '')) } : stored;
   const markdown = opts.format === 'markdown' ? await documentToMarkdownOffThread(ctx.env.config, row.content) : undefined;
   return presentTemplateWithContent(row, markdown);
+}
+
+/** What the placeholders take for the caller: `date` (their today, else today in UTC), their name, and `title`. */
+async function placeholderValues(ctx: Ctx, date: string | undefined, title: string) {
+  const user = await usersRepo.findById(ctx.db, requireActor(ctx).userId);
+  return { date: date ?? ctx.now().toISOString().slice(0, 10), author: user?.name ?? '', title };
 }
 
 /**
@@ -127,12 +134,9 @@ export async function deleteTemplate(ctx: Ctx, templateId: string, workspaceId?:
  * The title defaults to the template's, its `{{date}}` and `{{author}}` filled (`{{title}}` there is dropped).
  */
 export async function createPageFromTemplate(ctx: Ctx, templateId: string, input: z.infer<typeof PageFromTemplateBody>) {
-  const actor = requireActor(ctx);
   const scope = await requireTemplateAccess(ctx, templateId, 'read', { workspaceId: input.workspaceId });
   const template = await templateOrThrow(ctx, scope.workspaceId, templateId);
-  const user = await usersRepo.findById(ctx.db, actor.userId);
-  const date = input.date ?? ctx.now().toISOString().slice(0, 10);
-  const author = user?.name ?? '';
+  const { date, author } = await placeholderValues(ctx, input.date, '');
   const title = (input.title ?? fillText(template.title, { date, author, title: '' }).trim()).slice(0, MAX_TITLE) || 'Untitled';
   return createPage(ctx, {
     workspaceId: scope.workspaceId,

@@ -7,6 +7,7 @@ import type { CommentAnchor } from '../collab/comment-anchors';
 import type { DocJSON } from '../pages.queries';
 import { EditorMenus } from './EditorMenus';
 import { FindBar } from './FindBar';
+import { TemplateInsert } from '../../templates/TemplateInsert';
 import { TableMenu } from './TableMenu';
 import { editorExtensions } from './editor-extensions';
 import type { UploadTarget } from './uploads';
@@ -72,6 +73,7 @@ export function PageEditor(props: {
       <EditorContent editor={editor} />
       {editor && props.editable && <EditorMenus editor={editor} onComment={props.onComment} />}
       {editor && props.editable && <TableMenu editor={editor} />}
+      {editor && props.editable && <TemplateInsert editor={editor} workspaceId={props.target.workspaceId} pageId={props.target.pageId} />}
     </Box>
   );
 }

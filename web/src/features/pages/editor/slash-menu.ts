@@ -11,6 +11,13 @@ export function requestEmbedBox(editor: Editor, mode: 'embed' | 'card' = 'embed'
   (editor as unknown as { emit(event: string, mode: string): void }).emit(EMBED_BOX_EVENT, mode);
 }
 
+/** The editor event the slash menu's "Template" sends (templates/TemplateInsert.tsx): pick a template to put in at the caret. */
+export const TEMPLATE_INSERT_EVENT = 'kbTemplateInsert';
+
+function requestTemplateInsert(editor: Editor) {
+  (editor as unknown as { emit(event: string): void }).emit(TEMPLATE_INSERT_EVENT);
+}
+
 interface Block extends SuggestionItem {
   run(editor: Editor, range: Range): void;
 }
@@ -129,6 +136,16 @@ function blocks(onPick: (editor: Editor, accept: string) => void): (Block & { al
           .run(),
     },
     { key: 'divider', label: 'Divider', hint: 'A horizontal line', aliases: ['hr', 'rule', 'line'], run: (e, r) => chainAt(e, r).setHorizontalRule().run() },
+    {
+      key: 'template',
+      label: 'Template',
+      hint: 'Put in a saved template here',
+      aliases: ['snippet', 'boilerplate'],
+      run: (e, r) => {
+        chainAt(e, r).run();
+        requestTemplateInsert(e);
+      },
+    },
   ];
 }
 
