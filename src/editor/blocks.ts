@@ -2,6 +2,7 @@ import { mergeAttributes, Node } from '@tiptap/core';
 import type { DOMOutputSpec } from '@tiptap/pm/model';
 import { checkEmbedUrl, EMBED_ALLOW, EMBED_PROVIDER_IDS, EMBED_REFERRER_POLICY, EMBED_SANDBOX, embedProvider } from './embeds.js';
 import { LinkCard } from './link-cards.js';
+import { Subpages, TableOfContents } from './live-blocks.js';
 
 /**
  * Blocks beyond CommonMark, as Tiptap nodes of the shared schema (server validation, web editor, co-editing):
@@ -16,6 +17,8 @@ import { LinkCard } from './link-cards.js';
  *   out, refused when it disagrees: validate.ts); Markdown `::embed[<link>]` on a line of its own; HTML a
  *   `<figure data-embed>` holding the frame and a plain link to the source.
  * - `linkCard`: any other http(s) link shown as a card (link-cards.ts); Markdown `::link[<link>]`, HTML a plain `<a>`.
+ * - `subpages` and `tableOfContents`: live lists of the page's children and headings (live-blocks.ts); Markdown
+ *   `::subpages` and `::toc`, HTML a `<nav data-type>` placeholder.
  * A Mermaid diagram is a code block whose language is `mermaid` (no node of its own).
  */
 
@@ -253,4 +256,4 @@ export function embedProviderName(attrs: { src?: unknown; provider?: unknown }):
   return check.ok ? check.provider.name : (embedProvider(attrs.provider)?.name ?? 'Embed');
 }
 
-export const blockExtensions = [Callout, Details, DetailsSummary, DetailsContent, MathInline, MathBlock, Embed, LinkCard];
+export const blockExtensions = [Callout, Details, DetailsSummary, DetailsContent, MathInline, MathBlock, Embed, LinkCard, Subpages, TableOfContents];

@@ -3,6 +3,7 @@ import type { StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { calloutTypeOf } from './blocks.js';
 import { checkEmbedUrl, MAX_EMBED_URL } from './embeds.js';
 import { checkLinkCardUrl } from './link-cards.js';
+import { LIVE_BLOCKS } from './live-blocks.js';
 import { isAllowedLinkUrl } from './urls.js';
 
 /**
@@ -17,6 +18,8 @@ import { isAllowedLinkUrl } from './urls.js';
  *   as text.
  * - `::link[<link>]` (or `::bookmark[<link>]`) on a line of its own → link card (any http(s) link, link-cards.ts);
  *   a link a card does not take stays the line as text.
+ * - `::subpages` and `::toc` on a line of their own → the live blocks of live-blocks.ts (nothing else on the line: a
+ *   label or attributes after the name leave the line as text).
  */
 
 const lineOf = (state: StateBlock, line: number) => state.src.slice(state.bMarks[line] + state.tShift[line], state.eMarks[line]);
@@ -193,6 +196,20 @@ function linkCardBlock(state: StateBlock, startLine: number, _endLine: number, s
   return true;
 }
 
+/** `::<directive>` of a live block, alone on its line. */
+const LIVE_BLOCK_LINE = new RegExp(`^::(${LIVE_BLOCKS.map((b) => b.directive).join('|')})[ \\t]*$`);
+
+function liveBlock(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
+  if (state.sCount[startLine] - state.blkIndent >= 4) return false;
+  const m = LIVE_BLOCK_LINE.exec(lineOf(state, startLine));
+  if (!m) return false;
+  if (silent) return true;
+  const tok = state.push(`live_block_${m[1]}`, 'nav', 0);
+  tok.map = [startLine, startLine + 1];
+  state.line = startLine + 1;
+  return true;
+}
+
 function mathInline(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x24 /* $ */ || src.charCodeAt(pos + 1) === 0x24) return false;
@@ -256,6 +273,7 @@ export function blocksPlugin(md: ReturnType<typeof MarkdownIt>): void {
   md.block.ruler.before('fence', 'kb_math_block', mathBlock, { alt });
   md.block.ruler.before('fence', 'kb_embed', embedBlock, { alt });
   md.block.ruler.before('fence', 'kb_link_card', linkCardBlock, { alt });
+  md.block.ruler.before('fence', 'kb_live_block', liveBlock, { alt });
   md.inline.ruler.after('escape', 'kb_math_inline', mathInline);
   md.core.ruler.push('kb_alerts', alertsRule);
 }
@@ -268,5 +286,6 @@ export const blockTokens = {
   math_block: { node: 'mathBlock', getAttrs: (tok: Token) => ({ latex: tok.content }), noCloseToken: true },
   math_inline: { node: 'mathInline', getAttrs: (tok: Token) => ({ latex: tok.content }), noCloseToken: true },
   embed: { node: 'embed', getAttrs: (tok: Token) => ({ src: tok.attrGet('src'), provider: tok.attrGet('provider') }), noCloseToken: true },
+  ...Object.fromEntries(LIVE_BLOCKS.map((b) => [`live_block_${b.directive}`, { node: b.name, noCloseToken: true }])),
   link_card: { node: 'linkCard', getAttrs: (tok: Token) => ({ url: tok.attrGet('url'), title: null }), noCloseToken: true },
 };

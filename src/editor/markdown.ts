@@ -1,6 +1,7 @@
 import type { Node as PMNode } from '@tiptap/pm/model';
 import MarkdownIt, { type StateCore, type StateInline, type Token } from 'markdown-it';
 import { defaultMarkdownSerializer, MarkdownParser, MarkdownSerializer, type MarkdownSerializerState } from 'prosemirror-markdown';
+import { LIVE_BLOCKS } from './live-blocks.js';
 import { blocksPlugin, blockTokens } from './markdown-blocks.js';
 import { schema } from './schema.js';
 import { isNode } from './text.js';
@@ -381,6 +382,11 @@ const table: NodeSerializer = (state, node) => {
   state.closeBlock(node);
 };
 
+/** Whether the inline node at `index` of `parent` begins a line of Markdown (its block's start, or after a hard break). */
+function startsLine(parent: PMNode, index: number): boolean {
+  return index === 0 || parent.child(index - 1).type.name === 'hardBreak';
+}
+
 function imageMarkdown(state: MarkdownSerializerState, node: PMNode): string {
   const { src, alt, title } = node.attrs;
   return `![${state.esc(alt ?? '')}](${String(src).replace(/[()\s]/g, (c) => encodeURIComponent(c))}${title ? ` "${title.replace(/"/g, '\\"')}"` : ''})`;
@@ -390,9 +396,16 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
   {
     doc: (state, node) => state.renderContent(node),
     paragraph: base.paragraph,
-    // `$` is escaped in text, so a price never reads back as math.
-    text: (state, node) => {
-      const parts = (node.text ?? '').split('$');
+    // `$` is escaped in text, so a price never reads back as math; so is the first `:` of a `::` starting a line, so
+    // a paragraph reading `::toc` never reads back as a block (`\:` reads as `:` anywhere).
+    text: (state, node, parent, index) => {
+      let text = node.text ?? '';
+      const literal = (state as { inAutolink?: boolean }).inAutolink || node.marks.some((m) => m.type.name === 'code');
+      if (text.startsWith('::') && !literal && startsLine(parent, index)) {
+        state.write('\\:');
+        text = text.slice(1);
+      }
+      const parts = text.split('$');
       parts.forEach((part, i) => {
         if (i > 0) state.write('\\$');
         if (part) state.text(part, !(state as { inAutolink?: boolean }).inAutolink);
@@ -436,6 +449,15 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
       state.write(`::link[${node.attrs.url}]`);
       state.closeBlock(node);
     },
+    ...Object.fromEntries(
+      LIVE_BLOCKS.map((block): [string, NodeSerializer] => [
+        block.name,
+        (state, node) => {
+          state.write(`::${block.directive}`);
+          state.closeBlock(node);
+        },
+      ]),
+    ),
     blockquote: base.blockquote,
     heading: base.heading,
     horizontalRule: (state, node) => {
