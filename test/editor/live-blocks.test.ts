@@ -65,15 +65,26 @@ describe('live blocks: subpages and tableOfContents', () => {
     expect(documentToMarkdown(code)).toBe('`::toc`\n');
   });
 
-  it('HTML: a <nav data-type> placeholder each, read back; the share reader keeps their label as text', () => {
-    const doc = validateDocument(docOf(TOC, h(2, 'One'), SUBPAGES));
+  it('HTML: the contents list links to the h1–h3 headings (given ids), subpages a placeholder; both read back', () => {
+    const doc = validateDocument(docOf(TOC, h(1, 'Set up'), h(2, 'Set up'), h(4, 'Deep'), SUBPAGES, h(3, 'Café <b>')));
     const html = documentToHtml(doc);
     expect(html).toBe(
-      '<nav data-type="toc" class="toc" aria-label="Table of contents">Table of contents</nav><h2>One</h2>' +
-        '<nav data-type="subpages" class="subpages" aria-label="Subpages">Subpages</nav>',
+      '<nav data-type="toc" class="toc" aria-label="Table of contents"><ul>' +
+        '<li class="toc-h1"><a href="#set-up">Set up</a></li><li class="toc-h2"><a href="#set-up-2">Set up</a></li>' +
+        '<li class="toc-h3"><a href="#cafe-b">Café &lt;b&gt;</a></li></ul></nav>' +
+        '<h1 id="set-up">Set up</h1><h2 id="set-up-2">Set up</h2><h4 id="deep">Deep</h4>' +
+        '<nav data-type="subpages" class="subpages" aria-label="Subpages">Subpages</nav><h3 id="cafe-b">Café &lt;b&gt;</h3>',
     );
     expect(htmlToDocument(html)).toEqual({ doc, dropped: [] });
-    expect(readerContent(doc).html).not.toContain('<nav');
+    // Without headings the contents keep their label; a page without contents gets no heading ids.
+    expect(documentToHtml(validateDocument(docOf(TOC)))).toBe('<nav data-type="toc" class="toc" aria-label="Table of contents">Table of contents</nav>');
+    expect(documentToHtml(validateDocument(docOf(h(2, 'Plain'))))).toBe('<h2>Plain</h2>');
+  });
+
+  it('the share reader keeps the contents as links to its headings and drops the subpages placeholder (it lists the children itself)', () => {
+    const { html } = readerContent(validateDocument(docOf(TOC, h(2, 'One'), SUBPAGES, p('End'))) as never);
+    expect(html).toContain('<ul><li class="toc-h2"><a href="#one">One</a></li></ul><h2 id="one">One</h2>');
+    expect(html).not.toMatch(/<nav|Subpages/);
   });
 
   it('have no text for search', () => {
