@@ -71,6 +71,20 @@ function blocks(onImage: (editor: Editor) => void): (Block & { aliases: string[]
       },
     },
     {
+      key: 'subpages',
+      label: 'Subpages',
+      hint: "A live list of this page's child pages",
+      aliases: ['children', 'child', 'pages', 'subpage'],
+      run: (e, r) => chainAt(e, r).insertContent({ type: 'subpages' }).run(),
+    },
+    {
+      key: 'toc',
+      label: 'Table of contents',
+      hint: "A live list of this page's headings",
+      aliases: ['toc', 'contents', 'outline', 'headings'],
+      run: (e, r) => chainAt(e, r).insertContent({ type: 'tableOfContents' }).run(),
+    },
+    {
       key: 'callout',
       label: 'Callout',
       hint: 'A coloured box for a note or warning',
