@@ -7,9 +7,11 @@ import type { DOMOutputSpec } from '@tiptap/pm/model';
  * - `subpages`: the page's child pages (titles with icons, links that open them), from the page tree;
  *   Markdown `::subpages` on a line of its own, HTML `<nav data-type="subpages" class="subpages">`;
  * - `tableOfContents`: the page's h1–h3 headings, read from the document as it is edited (a click scrolls to one);
- *   Markdown `::toc` on a line of its own, HTML `<nav data-type="toc" class="toc">`.
+ *   Markdown `::toc` on a line of its own, HTML `<nav data-type="toc" class="toc">` holding a list of links to the
+ *   headings (filled in by documentToHtml, html-contents.ts).
  * Both are leaf directives of the generic directives proposal, as `::embed[…]` and `::link[…]` are (markdown-blocks.ts).
- * Their HTML is a placeholder naming what stood there: exports and the share reader list what they can beside it.
+ * The subpages block's HTML is a placeholder naming what stood there (the share reader lists the page's children below
+ * the page itself).
  */
 
 export interface LiveBlock {

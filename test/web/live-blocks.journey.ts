@@ -4,8 +4,8 @@ import { apiSignedInWorkspace, createPage, editorOf, handbookWithPage, pageAddre
 
 /**
  * The live blocks: "Subpages" and "Table of contents" inserted from the slash menu list the page's child pages and its
- * headings, follow a heading typed after, open a child and scroll to a heading on a click, stay after a reload, and the
- * page keeps `::subpages` and `::toc`.
+ * headings, follow a heading typed after and a child renamed in the tree, open a child and scroll to a heading on a
+ * click, stay after a reload, and the page keeps `::subpages` and `::toc`.
  */
 
 const web: WebApp = useWebApp();
@@ -77,6 +77,15 @@ describe('live blocks', () => {
     await web.shot(page, 'live-blocks-dark');
     await page.getByRole('button', { name: 'Use light theme' }).click();
 
+    // A child renamed in the sidebar's tree is renamed in the block at once (the same query).
+    await page.getByRole('button', { name: 'Expand Team handbook' }).click();
+    await page.getByRole('button', { name: 'Page actions: Onboarding checklist', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    const rename = page.getByRole('tree').getByLabel('Page title');
+    await rename.fill('First week');
+    await rename.press('Enter');
+    await visible(subpages.getByRole('link', { name: 'First week' }));
+
     // After a reload both are still there, and a child added meanwhile is listed too; a click opens it.
     await createPage(web, { token: owner.token, workspaceId: owner.workspaceId, spaceId }, 'Release notes', { markdown: 'Soon.\n', parentId: parent.id });
     await page.reload();
@@ -84,17 +93,17 @@ describe('live blocks', () => {
     await visible(toc.getByRole('button', { name: 'Contacts' }));
     await visible(subpages.getByRole('link', { name: 'Release notes' }));
     expect(await subpages.getByRole('listitem').count()).toBe(2);
-    await subpages.getByRole('link', { name: 'Onboarding checklist' }).click();
-    await page.waitForURL(/onboarding-checklist/);
+    await subpages.getByRole('link', { name: 'First week' }).click();
+    await page.waitForURL(/first-week-/);
     await visible(page.getByRole('textbox', { name: 'Title' }));
-    expect(await page.getByRole('textbox', { name: 'Title' }).inputValue()).toBe('Onboarding checklist');
+    expect(await page.getByRole('textbox', { name: 'Title' }).inputValue()).toBe('First week');
   });
 
   it('fits a phone at 375 px, and says so when a page has no children or headings', async () => {
     const phone = await web.newPage({ width: 375, height: 800 });
     await phone.context().addCookies(await owner.page.context().cookies());
     await phone.goto(pageAddress(owner.hostname, 'handbook', parent));
-    await visible(phone.locator('nav.kb-live-subpages').getByRole('link', { name: 'Onboarding checklist' }));
+    await visible(phone.locator('nav.kb-live-subpages').getByRole('link', { name: 'First week' }));
     await phone.locator('nav.kb-live-toc').scrollIntoViewIfNeeded();
     await web.shot(phone, 'live-blocks-375');
     const width = await phone.evaluate(() => document.documentElement.scrollWidth);
