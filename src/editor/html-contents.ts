@@ -1,8 +1,9 @@
-import { TABLE_OF_CONTENTS } from './live-blocks.js';
+import { SUBPAGES, TABLE_OF_CONTENTS } from './live-blocks.js';
 
 /**
- * Headings in HTML: ids from their text, so `#fragment` links reach them (the share reader's and an export's), and the
- * table of contents block (`<nav data-type="toc">`) filled with links to the h1–h3 headings, as the app lists them.
+ * The live blocks' HTML filled in: headings get ids from their text, so `#fragment` links reach them (the share
+ * reader's and an export's), and the table of contents block (`<nav data-type="toc">`) lists links to the h1–h3
+ * headings, as the app lists them; the subpages block lists the pages its caller knows to be under the page (an export).
  */
 
 const slugOf = (text: string) =>
@@ -33,18 +34,34 @@ export function tablesOfContents(root: Element) {
   headingIds(root);
   const document = root.ownerDocument;
   const headings = Array.from(root.querySelectorAll('h1, h2, h3')).filter((h) => h.textContent?.trim());
-  for (const nav of navs) {
-    if (headings.length === 0) continue;
-    const list = document.createElement('ul');
-    for (const h of headings) {
-      const li = document.createElement('li');
-      li.setAttribute('class', `toc-${h.tagName.toLowerCase()}`);
-      const a = document.createElement('a');
-      a.setAttribute('href', `#${h.getAttribute('id')}`);
-      a.textContent = h.textContent?.trim() ?? '';
-      li.append(a);
-      list.append(li);
-    }
-    nav.replaceChildren(list);
+  if (headings.length === 0) return;
+  const links = headings.map((h) => ({ text: h.textContent?.trim() ?? '', href: `#${h.getAttribute('id')}`, className: `toc-${h.tagName.toLowerCase()}` }));
+  for (const nav of navs) nav.replaceChildren(linkList(document, links));
+}
+
+/** A list of links, each its `text` to its `href`. */
+function linkList(document: Document, links: { text: string; href: string; className?: string }[]): HTMLUListElement {
+  const list = document.createElement('ul');
+  for (const link of links) {
+    const li = document.createElement('li');
+    if (link.className) li.setAttribute('class', link.className);
+    const a = document.createElement('a');
+    a.setAttribute('href', link.href);
+    a.textContent = link.text;
+    li.append(a);
+    list.append(li);
   }
+  return list;
+}
+
+/** Fills each subpages block under `root` with links to `children` (kept as its label when there are none). */
+export function subpagesLists(root: Element, children: { title: string; href: string }[]) {
+  if (children.length === 0) return;
+  for (const nav of Array.from(root.querySelectorAll(`nav[data-type="${SUBPAGES.htmlType}"]`)))
+    nav.replaceChildren(
+      linkList(
+        root.ownerDocument,
+        children.map((c) => ({ text: c.title || 'Untitled', href: c.href })),
+      ),
+    );
 }

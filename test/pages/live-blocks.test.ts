@@ -1,8 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportAndUnzip, exportWorker } from '../exports/helpers.js';
 import type { TestApp } from '../helpers/app.js';
 import type { workspaceWithRoles } from '../helpers/factories.js';
 import { connectMcp, listeningHandbook } from '../helpers/mcp.js';
+import { createSpace } from '../spaces/helpers.js';
 
 /** The live blocks (subpages, table of contents) written as Markdown and JSON through REST and MCP, and read back. */
 
@@ -81,5 +83,42 @@ describe('live blocks through the API', () => {
     });
     expect(bad.isError).toBe(true);
     expect((bad.content as { text: string }[])[0].text).toMatch(/^VALIDATION_ERROR: .*unknown attribute "depth" on node tableOfContents/);
+  });
+});
+
+describe('live blocks in an export', () => {
+  it('HTML: the contents link to the headings and the subpages block to the pages under it; Markdown keeps the directives', async () => {
+    const worker = exportWorker(t);
+    try {
+      const space = await createSpace(t, ws.admin, ws.workspace.id, { name: 'Exported' });
+      const make = async (title: string, markdown: string, parentId?: string) => {
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/v1/pages',
+          token: ws.editor.token,
+          body: { workspaceId: ws.workspace.id, spaceId: space.id, title, markdown, ...(parentId ? { parentId } : {}) },
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        return res.body.data.id as string;
+      };
+      const home = await make('Home', MARKDOWN);
+      await make('Guide: setup', 'One.\n', home);
+      await make('', 'Two.\n', home);
+      const { files } = await exportAndUnzip(t, ws.viewer, { workspaceId: ws.workspace.id, spaceId: space.id, format: 'html' });
+      const html = files.get('Home.html')?.toString('utf8') ?? '';
+      expect(html).toContain(
+        '<nav data-type="toc" class="toc" aria-label="Table of contents"><ul><li class="toc-h1"><a href="#onboarding">Onboarding</a></li>' +
+          '<li class="toc-h2"><a href="#pages-below">Pages below</a></li></ul></nav>',
+      );
+      expect(html).toContain('<h2 id="pages-below">Pages below</h2>');
+      expect(html).toMatch(
+        /<nav data-type="subpages" class="subpages" aria-label="Subpages"><ul><li><a href="Home\/Guide%20setup\.html">Guide: setup<\/a><\/li><li><a href="Home\/[^"]+\.html">Untitled<\/a><\/li><\/ul><\/nav>/,
+      );
+      // Markdown keeps the directives as they are (an import builds the blocks again).
+      const markdown = await exportAndUnzip(t, ws.viewer, { workspaceId: ws.workspace.id, spaceId: space.id, format: 'markdown' });
+      expect(markdown.files.get('Home.md')?.toString('utf8')).toMatch(/::toc\n\n## Pages below\n\n::subpages\n$/);
+    } finally {
+      await worker.stop();
+    }
   });
 });
