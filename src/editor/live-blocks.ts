@@ -29,6 +29,11 @@ export const SUBPAGES: LiveBlock = { name: 'subpages', directive: 'subpages', ht
 export const TABLE_OF_CONTENTS: LiveBlock = { name: 'tableOfContents', directive: 'toc', htmlType: 'toc', label: 'Table of contents' };
 export const LIVE_BLOCKS = [SUBPAGES, TABLE_OF_CONTENTS] as const;
 
+/** Whether nodes of this type are live blocks (they hold nothing of their own to read, index or embed). */
+export function isLiveBlock(typeName: string): boolean {
+  return LIVE_BLOCKS.some((b) => b.name === typeName);
+}
+
 /** A live block's HTML placeholder. */
 export function liveBlockHtml(block: LiveBlock): DOMOutputSpec {
   return ['nav', { 'data-type': block.htmlType, class: block.htmlType, 'aria-label': block.label }, block.label];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { chunkDocument } from '../../src/areas/knowledge/knowledge.chunk.js';
 import { readerContent } from '../../src/areas/shares/reader/reader.content.js';
 import { documentToHtml, htmlToDocument } from '../../src/editor/html.js';
 import { documentToMarkdown, documentToText, markdownToDocument, validateDocument } from '../../src/editor/index.js';
@@ -87,7 +88,8 @@ describe('live blocks: subpages and tableOfContents', () => {
     expect(html).not.toMatch(/<nav|Subpages/);
   });
 
-  it('have no text for search', () => {
+  it('have no text for search, nor for the knowledge passages', () => {
     expect(documentToText(validateDocument(docOf(p('Intro'), TOC, SUBPAGES, p('End'))))).toBe('Intro\nEnd');
+    expect(chunkDocument(validateDocument(docOf(h(1, 'Guide'), TOC, p('Intro'), SUBPAGES))).map((c) => c.content)).toEqual(['# Guide\n\nIntro']);
   });
 });
