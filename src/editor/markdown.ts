@@ -382,9 +382,19 @@ const table: NodeSerializer = (state, node) => {
   state.closeBlock(node);
 };
 
-/** Whether the inline node at `index` of `parent` begins a line of Markdown (its block's start, or after a hard break). */
-function startsLine(parent: PMNode, index: number): boolean {
-  return index === 0 || parent.child(index - 1).type.name === 'hardBreak';
+/** A line that is a live block's directive (`::toc`) or a callout's fence (`:::info`, `:::`). */
+const BLOCK_LINE = new RegExp(`^(?:::(?:${LIVE_BLOCKS.map((b) => b.directive).join('|')})[ \\t]*|:::.*)$`);
+
+/**
+ * Whether the text node at `index` of `parent` makes a whole line of Markdown (its block's start or after a hard
+ * break, up to its end or a hard break, no marks around it) that a block rule would read as a block.
+ */
+function readsAsBlock(text: string, node: PMNode, parent: PMNode, index: number): boolean {
+  if (!text.startsWith('::') || node.marks.length > 0) return false;
+  const isBreak = (i: number) => parent.child(i).type.name === 'hardBreak';
+  const startsLine = index === 0 || isBreak(index - 1);
+  const endsLine = index === parent.childCount - 1 || isBreak(index + 1);
+  return startsLine && endsLine && BLOCK_LINE.test(text);
 }
 
 function imageMarkdown(state: MarkdownSerializerState, node: PMNode): string {
@@ -396,14 +406,15 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
   {
     doc: (state, node) => state.renderContent(node),
     paragraph: base.paragraph,
-    // `$` is escaped in text, so a price never reads back as math; so is the first `:` of a `::` starting a line, so
-    // a paragraph reading `::toc` never reads back as a block (`\:` reads as `:` anywhere).
+    // `$` is escaped in text, so a price never reads back as math; so is the first `:` of a line of text that a block
+    // rule would read as a block (`::toc`, `:::info`: see `readsAsBlock`; `\:` reads as `:` anywhere).
     text: (state, node, parent, index) => {
       let text = node.text ?? '';
-      const literal = (state as { inAutolink?: boolean }).inAutolink || node.marks.some((m) => m.type.name === 'code');
-      if (text.startsWith('::') && !literal && startsLine(parent, index)) {
-        state.write('\\:');
-        text = text.slice(1);
+      // Up to three spaces before a block's line are no text to a Markdown reader (and more make code).
+      const indent = /^[ \t]*/.exec(text)?.[0] ?? '';
+      if (readsAsBlock(text.slice(indent.length), node, parent, index)) {
+        state.write(`${indent}\\:`);
+        text = text.slice(indent.length + 1);
       }
       const parts = text.split('$');
       parts.forEach((part, i) => {

@@ -54,13 +54,25 @@ describe('live blocks: subpages and tableOfContents', () => {
     expect(markdownToDocument('    ::toc\n').content).toEqual([{ type: 'codeBlock', attrs: { language: null }, content: [{ type: 'text', text: '::toc' }] }]);
   });
 
-  it('Markdown: a paragraph that reads `::toc` is written escaped, so it stays a paragraph', () => {
+  it('Markdown: a line of text that reads `::toc` is written escaped, so it stays text', () => {
     const doc = validateDocument(
       docOf(p('::toc'), { type: 'paragraph', content: [{ type: 'text', text: 'a' }, { type: 'hardBreak' }, { type: 'text', text: '::subpages' }] }),
     );
     const md = documentToMarkdown(doc);
     expect(md).toBe('\\::toc\n\na\\\n\\::subpages\n');
     expect(markdownToDocument(md)).toEqual(doc);
+    // So is a callout's fence, and a line with spaces before it; text that reads as no block is written as it was.
+    for (const [text, md] of [
+      [':::info', '\\:::info\n'],
+      [':::', '\\:::\n'],
+      ['  ::toc', '  \\::toc\n'],
+      ['::toc now', '::toc now\n'],
+      ['::subpages:', '::subpages:\n'],
+    ]) {
+      const one = validateDocument(docOf(p(text)));
+      expect(documentToMarkdown(one), text).toBe(md);
+      expect(markdownToDocument(md).content, text).toEqual([p(text.trim())]);
+    }
     // Code keeps its colons as written.
     const code = validateDocument(docOf({ type: 'paragraph', content: [{ type: 'text', text: '::toc', marks: [{ type: 'code' }] }] }));
     expect(documentToMarkdown(code)).toBe('`::toc`\n');
