@@ -3,6 +3,7 @@ import type { DOMOutputSpec } from '@tiptap/pm/model';
 import { checkEmbedUrl, EMBED_ALLOW, EMBED_PROVIDER_IDS, EMBED_REFERRER_POLICY, EMBED_SANDBOX, embedProvider } from './embeds.js';
 import { fileBlockExtensions } from './file-blocks.js';
 import { LinkCard } from './link-cards.js';
+import { Subpages, TableOfContents } from './live-blocks.js';
 
 /**
  * Blocks beyond CommonMark, as Tiptap nodes of the shared schema (server validation, web editor, co-editing):
@@ -19,6 +20,8 @@ import { LinkCard } from './link-cards.js';
  * - `linkCard`: any other http(s) link shown as a card (link-cards.ts); Markdown `::link[<link>]`, HTML a plain `<a>`.
  * - `fileAttachment`, `video`, `audio`: a file to download, a video or audio with the browser's player (file-blocks.ts);
  *   Markdown `::file[name](url){size=… type=…}`, `::video[title](url)`, `::audio[title](url)`.
+ * - `subpages` and `tableOfContents`: live lists of the page's children and headings (live-blocks.ts); Markdown
+ *   `::subpages` and `::toc`, HTML a `<nav data-type>` placeholder.
  * A Mermaid diagram is a code block whose language is `mermaid` (no node of its own).
  */
 
@@ -256,4 +259,16 @@ export function embedProviderName(attrs: { src?: unknown; provider?: unknown }):
   return check.ok ? check.provider.name : (embedProvider(attrs.provider)?.name ?? 'Embed');
 }
 
-export const blockExtensions = [Callout, Details, DetailsSummary, DetailsContent, MathInline, MathBlock, Embed, LinkCard, ...fileBlockExtensions];
+export const blockExtensions = [
+  Callout,
+  Details,
+  DetailsSummary,
+  DetailsContent,
+  MathInline,
+  MathBlock,
+  Embed,
+  LinkCard,
+  Subpages,
+  TableOfContents,
+  ...fileBlockExtensions,
+];

@@ -3,6 +3,7 @@ import { Window } from 'happy-dom';
 import { embedSourceOf } from './blocks.js';
 import { checkEmbedUrl } from './embeds.js';
 import { checkMediaUrl, mediaSourceOf } from './file-blocks.js';
+import { tablesOfContents } from './html-contents.js';
 import { schema, storedSchema } from './schema.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
 import { type DocJson, readDocument } from './validate.js';
@@ -125,6 +126,7 @@ let serializer: DOMSerializer | undefined;
  * A document as HTML, by ProseMirror's DOM serializer of the shared schema (each node's `renderHTML`), which is what
  * `@tiptap/html`'s `generateHTML` does. Into `into` when given (a caller that post-processes the elements), and with
  * `document` when given (a caller converting many documents makes one happy-dom window for all: about ten times faster).
+ * A table of contents lists the document's headings as links (html-contents.ts).
  * The stored document is trusted to be valid (it was checked when written); what a public reader shows is sanitized by
  * its caller.
  */
@@ -135,6 +137,7 @@ export function documentToHtml(doc: DocJson, options: { document?: Document; int
     serializer ??= DOMSerializer.fromSchema(storedSchema);
     const wrap = options.into ?? document.createElement('div');
     serializer.serializeFragment(readDocument(doc).content, { document }, wrap);
+    tablesOfContents(wrap);
     return wrap.innerHTML;
   } finally {
     if (own) {

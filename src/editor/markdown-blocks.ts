@@ -4,6 +4,7 @@ import { calloutTypeOf } from './blocks.js';
 import { checkEmbedUrl, MAX_EMBED_URL } from './embeds.js';
 import { checkMediaUrl, cleanMime, MAX_FILE_NAME, MAX_MEDIA_TITLE } from './file-blocks.js';
 import { checkLinkCardUrl } from './link-cards.js';
+import { LIVE_BLOCKS } from './live-blocks.js';
 import { isAllowedLinkUrl } from './urls.js';
 
 /**
@@ -22,6 +23,8 @@ import { isAllowedLinkUrl } from './urls.js';
  *   own → file, video, audio (file-blocks.ts); `\`, `[` and `]` in the name are escaped with `\`; `(`, `)` and spaces
  *   in the address percent-encoded. A plain Markdown reader shows a link named as the file. An address the blocks do not
  *   take (`javascript:`, `data:`…) leaves the line as text.
+ * - `::subpages` and `::toc` on a line of their own → the live blocks of live-blocks.ts (nothing else on the line: a
+ *   label or attributes after the name leave the line as text).
  */
 
 const lineOf = (state: StateBlock, line: number) => state.src.slice(state.bMarks[line] + state.tShift[line], state.eMarks[line]);
@@ -222,6 +225,20 @@ function mediaBlock(state: StateBlock, startLine: number, _endLine: number, sile
   return true;
 }
 
+/** `::<directive>` of a live block, alone on its line. */
+const LIVE_BLOCK_LINE = new RegExp(`^::(${LIVE_BLOCKS.map((b) => b.directive).join('|')})[ \\t]*$`);
+
+function liveBlock(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
+  if (state.sCount[startLine] - state.blkIndent >= 4) return false;
+  const m = LIVE_BLOCK_LINE.exec(lineOf(state, startLine));
+  if (!m) return false;
+  if (silent) return true;
+  const tok = state.push(`live_block_${m[1]}`, 'nav', 0);
+  tok.map = [startLine, startLine + 1];
+  state.line = startLine + 1;
+  return true;
+}
+
 /** A file, video or audio as its Markdown directive (the reverse of `mediaBlock`). */
 export function mediaDirective(
   kind: 'file' | 'video' | 'audio',
@@ -305,6 +322,7 @@ export function blocksPlugin(md: ReturnType<typeof MarkdownIt>): void {
   md.block.ruler.before('fence', 'kb_embed', embedBlock, { alt });
   md.block.ruler.before('fence', 'kb_link_card', linkCardBlock, { alt });
   md.block.ruler.before('fence', 'kb_media', mediaBlock, { alt });
+  md.block.ruler.before('fence', 'kb_live_block', liveBlock, { alt });
   md.inline.ruler.after('escape', 'kb_math_inline', mathInline);
   md.core.ruler.push('kb_alerts', alertsRule);
 }
@@ -324,5 +342,6 @@ export const blockTokens = {
   },
   media_video: { node: 'video', getAttrs: (tok: Token) => ({ src: tok.attrGet('url'), title: tok.attrGet('label') || null }), noCloseToken: true },
   media_audio: { node: 'audio', getAttrs: (tok: Token) => ({ src: tok.attrGet('url'), title: tok.attrGet('label') || null }), noCloseToken: true },
+  ...Object.fromEntries(LIVE_BLOCKS.map((b) => [`live_block_${b.directive}`, { node: b.name, noCloseToken: true }])),
   link_card: { node: 'linkCard', getAttrs: (tok: Token) => ({ url: tok.attrGet('url'), title: null }), noCloseToken: true },
 };

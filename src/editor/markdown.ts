@@ -1,6 +1,7 @@
 import type { Node as PMNode } from '@tiptap/pm/model';
 import MarkdownIt, { type StateCore, type StateInline, type Token } from 'markdown-it';
 import { defaultMarkdownSerializer, MarkdownParser, MarkdownSerializer, type MarkdownSerializerState } from 'prosemirror-markdown';
+import { LIVE_BLOCKS } from './live-blocks.js';
 import { blocksPlugin, blockTokens, mediaDirective } from './markdown-blocks.js';
 import { schema } from './schema.js';
 import { isNode } from './text.js';
@@ -381,6 +382,24 @@ const table: NodeSerializer = (state, node) => {
   state.closeBlock(node);
 };
 
+/**
+ * A line that is a live block's directive (`::toc`), a leaf directive with a label (`::embed[…]`, `::link[…]`,
+ * `::file[…](…)`, `::video[…](…)`), or a callout's fence (`:::info`, `:::`).
+ */
+const BLOCK_LINE = new RegExp(`^(?:::(?:${LIVE_BLOCKS.map((b) => b.directive).join('|')})[ \\t]*|::[A-Za-z]+\\[.*|:::.*)$`);
+
+/**
+ * Whether the text node at `index` of `parent` makes a whole line of Markdown (its block's start or after a hard
+ * break, up to its end or a hard break, no marks around it) that a block rule would read as a block.
+ */
+function readsAsBlock(text: string, node: PMNode, parent: PMNode, index: number): boolean {
+  if (!text.startsWith('::') || node.marks.length > 0) return false;
+  const isBreak = (i: number) => parent.child(i).type.name === 'hardBreak';
+  const startsLine = index === 0 || isBreak(index - 1);
+  const endsLine = index === parent.childCount - 1 || isBreak(index + 1);
+  return startsLine && endsLine && BLOCK_LINE.test(text);
+}
+
 function imageMarkdown(state: MarkdownSerializerState, node: PMNode): string {
   const { src, alt, title } = node.attrs;
   return `![${state.esc(alt ?? '')}](${String(src).replace(/[()\s]/g, (c) => encodeURIComponent(c))}${title ? ` "${title.replace(/"/g, '\\"')}"` : ''})`;
@@ -390,9 +409,17 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
   {
     doc: (state, node) => state.renderContent(node),
     paragraph: base.paragraph,
-    // `$` is escaped in text, so a price never reads back as math.
-    text: (state, node) => {
-      const parts = (node.text ?? '').split('$');
+    // `$` is escaped in text, so a price never reads back as math; so is the first `:` of a line of text that a block
+    // rule would read as a block (`::toc`, `:::info`: see `readsAsBlock`; `\:` reads as `:` anywhere).
+    text: (state, node, parent, index) => {
+      let text = node.text ?? '';
+      // Up to three spaces before a block's line are no text to a Markdown reader (and more make code).
+      const indent = /^[ \t]*/.exec(text)?.[0] ?? '';
+      if (readsAsBlock(text.slice(indent.length), node, parent, index)) {
+        state.write(`${indent}\\:`);
+        text = text.slice(indent.length + 1);
+      }
+      const parts = text.split('$');
       parts.forEach((part, i) => {
         if (i > 0) state.write('\\$');
         if (part) state.text(part, !(state as { inAutolink?: boolean }).inAutolink);
@@ -449,6 +476,15 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
       state.write(mediaDirective('audio', node.attrs.src, node.attrs.title));
       state.closeBlock(node);
     },
+    ...Object.fromEntries(
+      LIVE_BLOCKS.map((block): [string, NodeSerializer] => [
+        block.name,
+        (state, node) => {
+          state.write(`::${block.directive}`);
+          state.closeBlock(node);
+        },
+      ]),
+    ),
     blockquote: base.blockquote,
     heading: base.heading,
     horizontalRule: (state, node) => {

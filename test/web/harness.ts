@@ -192,7 +192,7 @@ export interface PagePlace {
 }
 
 /** A page made through the API from Markdown or a ProseMirror document; its id and slug. */
-export async function createPage(web: WebApp, place: PagePlace, title: string, body: { markdown?: string; content?: unknown }) {
+export async function createPage(web: WebApp, place: PagePlace, title: string, body: { markdown?: string; content?: unknown; parentId?: string }) {
   const res = await web.t.request({
     method: 'POST',
     url: '/api/v1/pages',

@@ -5,9 +5,10 @@ import { exportContentRepo, type TreePage } from './exports.content.repo.js';
 import { type AttachmentRef, type Layout, layOut } from './exports.layout.js';
 import { rewriteLinks } from './exports.links.js';
 import { MANIFEST_PATH, type Manifest, type ManifestPage } from './exports.manifest.js';
+import { relativeUrl } from './exports.names.js';
 import type { ExportRow } from './exports.present.js';
 import { exportsRepo } from './exports.repo.js';
-import { ZipWriter, worthCompressing } from './exports.zip.js';
+import { worthCompressing, ZipWriter } from './exports.zip.js';
 
 /** Pages read, rendered and written per batch: bounds memory and gives progress its steps. */
 export const PAGE_BATCH = 50;
@@ -139,6 +140,7 @@ async function writePages(ctx: Ctx, row: ExportRow, layout: Layout, batch: Layou
     updatedAt: page.updatedAt.toISOString(),
     authors: authors(page.id),
     doc: rewriteLinks(byId.get(page.id)?.content ?? { type: 'doc', content: [] }, path, paths, titleOf),
+    children: (layout.childrenOf.get(page.id) ?? []).map((child) => ({ title: child.page.title, href: relativeUrl(path, child.path) })),
   }));
   const texts = await renderExportPagesOffThread(ctx.env.config, { format: row.format, pages: toRender }, signal);
   for (const [j, placed] of batch.entries()) {

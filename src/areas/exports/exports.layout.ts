@@ -27,6 +27,8 @@ export interface Layout {
   attachmentsOf: Map<string, AttachmentRef[]>;
   pagePaths: Map<string, string>;
   titles: Map<string, string>;
+  /** The pages placed under each page, in order (what its subpages block lists). */
+  childrenOf: Map<string, PlacedPage[]>;
 }
 
 /** The names taken in `folder`, made on first use with `reserved` already taken. */
@@ -96,5 +98,12 @@ export function layOut(pages: TreePage[], rootIds: string[], extension: string, 
     else attachmentsOf.set(a.pageId, [a]);
   }
   const titles = new Map(placed.map((p) => [p.page.id, p.page.title]));
-  return { pages: placed, attachmentPaths, attachmentsOf, pagePaths, titles };
+  const childrenOf = new Map<string, PlacedPage[]>();
+  for (const p of placed) {
+    if (!p.parentId) continue;
+    const list = childrenOf.get(p.parentId);
+    if (list) list.push(p);
+    else childrenOf.set(p.parentId, [p]);
+  }
+  return { pages: placed, attachmentPaths, attachmentsOf, pagePaths, titles, childrenOf };
 }

@@ -1,6 +1,7 @@
 import { Window } from 'happy-dom';
 import type { DocJson } from '../../db/tables/pages.js';
 import { documentToHtml, HAPPY_DOM_SETTINGS } from '../../editor/html.js';
+import { subpagesLists } from '../../editor/html-contents.js';
 import { documentToMarkdown } from '../../editor/index.js';
 
 /** A page ready to be written as a file: its content (links already relative) and what the front matter says. */
@@ -11,6 +12,8 @@ export interface PageToRender {
   updatedAt: string;
   authors: string[];
   doc: DocJson;
+  /** The pages under it in this export, linked relative to its file: what its subpages block lists in HTML. */
+  children?: { title: string; href: string }[];
 }
 
 export type RenderFormat = 'markdown' | 'html';
@@ -36,8 +39,12 @@ function frontMatter(page: PageToRender): string {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The body as HTML, with one happy-dom document for the whole batch (see `documentToHtml`). */
-function bodyHtml(window: Window, doc: DocJson): string {
-  return documentToHtml(doc, { document: window.document as unknown as Document });
+function bodyHtml(window: Window, page: PageToRender): string {
+  const document = window.document as unknown as Document;
+  const body = document.createElement('div');
+  documentToHtml(page.doc, { document, into: body });
+  subpagesLists(body, page.children ?? []);
+  return body.innerHTML;
 }
 
 function htmlPage(window: Window, page: PageToRender): string {
@@ -54,7 +61,7 @@ function htmlPage(window: Window, page: PageToRender): string {
     ...page.authors.map((a) => meta('author', a)),
     '</head>',
     '<body>',
-    bodyHtml(window, page.doc),
+    bodyHtml(window, page),
     '</body>',
     '</html>',
     '',

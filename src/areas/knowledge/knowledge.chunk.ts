@@ -1,5 +1,6 @@
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { documentToMarkdown, parseDocument, schema } from '../../editor/index.js';
+import { isLiveBlock } from '../../editor/live-blocks.js';
 
 /** A passage of a page: a section along headings and paragraphs, about 200–400 words. */
 export interface Passage {
@@ -50,7 +51,7 @@ export function chunkDocument(content: unknown): Passage[] {
   };
 
   doc.forEach((block) => {
-    if (out.length >= MAX_PASSAGES) return;
+    if (out.length >= MAX_PASSAGES || isLiveBlock(block.type.name)) return;
     const markdown = documentToMarkdown(schema.topNodeType.create(null, block)).trim();
     if (block.type.name === 'heading') {
       const text = block.textContent.trim();

@@ -2,6 +2,8 @@ import { Window } from 'happy-dom';
 import type { DocJson } from '../../../db/tables/pages.js';
 import { checkEmbedUrl } from '../../../editor/embeds.js';
 import { documentToHtml, HAPPY_DOM_SETTINGS } from '../../../editor/html.js';
+import { headingIds } from '../../../editor/html-contents.js';
+import { SUBPAGES } from '../../../editor/live-blocks.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from '../../../editor/urls.js';
 
 /**
@@ -48,15 +50,6 @@ export interface ReaderContent {
   /** The first image's address, as written (relative addresses are the share's own attachment URLs). */
   firstImage: string | null;
 }
-
-const slugOf = (text: string) =>
-  text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60) || 'section';
 
 /** Up to about `max` characters, cut at a word, with an ellipsis when cut. */
 export function summaryOf(text: string, max = 160): string {
@@ -190,18 +183,6 @@ function taskItems(root: Element) {
   }
 }
 
-/** Headings get ids from their text, so `#fragment` links and the browser's own anchors reach them. */
-function headingIds(root: Element) {
-  const used = new Set<string>();
-  for (const h of Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6'))) {
-    const base = slugOf(h.textContent ?? '');
-    let id = base;
-    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
-    used.add(id);
-    h.setAttribute('id', id);
-  }
-}
-
 /** Wide tables scroll sideways in their own box instead of widening the page on a phone. */
 function scrollableTables(root: Element) {
   for (const table of Array.from(root.querySelectorAll('table'))) {
@@ -219,6 +200,8 @@ export function readerContent(doc: DocJson): ReaderContent {
   documentToHtml(doc, { document, into: root as unknown as HTMLElement });
   embedCards(root);
   mediaLinks(root);
+  // The page's children are listed under it (reader.page.ts): the subpages block's placeholder would say so twice.
+  for (const nav of Array.from(root.querySelectorAll(`nav[data-type="${SUBPAGES.htmlType}"]`))) nav.remove();
   sanitize(root);
   taskItems(root);
   headingIds(root);

@@ -343,6 +343,8 @@ export function EditorMenus({ editor, onComment }: { editor: Editor; onComment?:
   // Stable (the menu re-registers its options whenever these change).
   const showToolbar = useCallback(
     ({ editor: e, state, from, to }: ShowProps) =>
+      // The menu's update is debounced: it can come after the editor is gone (the person left the page).
+      !e.isDestroyed &&
       e.isEditable &&
       from !== to &&
       state.selection instanceof TextSelection &&

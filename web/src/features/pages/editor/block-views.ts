@@ -5,6 +5,8 @@ import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { Decoration, DecorationSet } from '@tiptap/pm/view';
 import { fileView, mediaView } from './file-views';
 import { linkCardView } from './link-card-view';
+import { liveBlockView } from './live-block-views';
+import type { UploadTarget } from './uploads';
 
 /**
  * How the editor (and the read-only share view) shows the blocks of `src/editor/blocks.ts`, without adding to the
@@ -358,12 +360,14 @@ function diagramDecorations(doc: PMNode): DecorationSet {
 const diagramsKey = new PluginKey<DecorationSet>('kbDiagrams');
 
 /**
- * A shared schema extension with its view for the browser (the node, its attributes and HTML unchanged). With a
- * workspace, link cards ask the server for their page's title and icon; without (the public share view) they show
- * what the page keeps.
+ * A shared schema extension with its view for the browser (the node, its attributes and HTML unchanged). With the
+ * page being edited (`target`), link cards ask the server for their page's title and icon and the subpages block lists
+ * the page's children; without (the public share view) they show what the page keeps.
  */
-export function withBlockView(ext: AnyExtension, workspaceId: string | null = null): AnyExtension {
+export function withBlockView(ext: AnyExtension, target: UploadTarget | null = null): AnyExtension {
   const node = ext as TiptapNode;
+  const live = liveBlockView(ext.name, target);
+  if (live) return node.extend({ addNodeView: () => live });
   switch (ext.name) {
     case 'mathInline':
       return node.extend({ addNodeView: () => mathView(false) });
@@ -376,7 +380,7 @@ export function withBlockView(ext: AnyExtension, workspaceId: string | null = nu
     case 'embed':
       return node.extend({ addNodeView: () => embedView });
     case 'linkCard':
-      return node.extend({ addNodeView: () => linkCardView(workspaceId) });
+      return node.extend({ addNodeView: () => linkCardView(target?.workspaceId ?? null) });
     case 'fileAttachment':
       return node.extend({ addNodeView: () => fileView });
     case 'video':

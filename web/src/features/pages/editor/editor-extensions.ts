@@ -86,7 +86,7 @@ function forTheWebEditor(ext: AnyExtension, target: UploadTarget): AnyExtension 
         isAllowedUri: (url: string, ctx: { defaultValidate: (url: string) => boolean }) => ctx.defaultValidate(url) && isLinkable(url),
       },
     });
-  return withBlockView(ext, target.workspaceId);
+  return withBlockView(ext, target);
 }
 
 /**

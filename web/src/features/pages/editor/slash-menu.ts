@@ -83,6 +83,20 @@ function blocks(onPick: (editor: Editor, accept: string) => void): (Block & { al
       },
     },
     {
+      key: 'subpages',
+      label: 'Subpages',
+      hint: "A live list of this page's child pages",
+      aliases: ['children', 'child', 'pages', 'subpage'],
+      run: (e, r) => chainAt(e, r).insertContent({ type: 'subpages' }).run(),
+    },
+    {
+      key: 'toc',
+      label: 'Table of contents',
+      hint: "A live list of this page's headings",
+      aliases: ['toc', 'contents', 'outline', 'headings'],
+      run: (e, r) => chainAt(e, r).insertContent({ type: 'tableOfContents' }).run(),
+    },
+    {
       key: 'callout',
       label: 'Callout',
       hint: 'A coloured box for a note or warning',

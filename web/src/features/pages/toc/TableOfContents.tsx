@@ -34,7 +34,7 @@ export function useHeadings(editor: Editor | null): TocHeading[] {
 }
 
 /** Scrolls the heading into view; again a frame later, once blocks skipped by `content-visibility` have their size. */
-function scrollToHeading(editor: Editor, heading: TocHeading) {
+export function scrollToHeading(editor: Editor, heading: TocHeading) {
   const at = () => editor.view.nodeDOM(heading.pos) as HTMLElement | null;
   at()?.scrollIntoView({ block: 'start' });
   requestAnimationFrame(() => requestAnimationFrame(() => at()?.scrollIntoView({ block: 'start' })));
