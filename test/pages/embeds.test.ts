@@ -106,7 +106,7 @@ describe('embeds through the API', () => {
     const page = await read(res.body.data.id);
     expect(page.content.content.map((n) => (n as { type: string }).type)).toEqual(['paragraph', 'paragraph', 'paragraph']);
     expect(JSON.stringify(page.content)).not.toContain('"embed"');
-    expect(page.markdown).toBe('<https://youtube.com.evil.com/watch?v=dQw4w9WgXcQ>\n\n::embed\\[javascript:alert(1)\\]\n\n::embed\\[https://evil.com/a b\\]\n');
+    expect(page.markdown).toBe('<https://youtube.com.evil.com/watch?v=dQw4w9WgXcQ>\n\n\\::embed\\[javascript:alert(1)\\]\n\n\\::embed\\[https://evil.com/a b\\]\n');
   });
 
   it('MCP page_create with Markdown holding embeds, then page_get gives the same Markdown; a hostile JSON embed is a VALIDATION_ERROR', async () => {
