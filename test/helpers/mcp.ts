@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Config } from '../../src/config.js';
@@ -39,4 +40,18 @@ export async function listeningHandbook(overrides: Partial<Config> = {}) {
   const ws = await workspaceWithRoles(t);
   const spaceId = (await createSpace(t, ws.admin, ws.workspace.id, { name: 'Handbook' })).id;
   return { t, base, ws, spaceId };
+}
+
+/** A listening handbook (`listeningHandbook`) and an MCP client signed in as its editor, for the whole test file. */
+export function useHandbookWithMcp(overrides: Partial<Config> = {}) {
+  const h = {} as Awaited<ReturnType<typeof listeningHandbook>> & { client: Client };
+  beforeAll(async () => {
+    Object.assign(h, await listeningHandbook(overrides));
+    h.client = await connectMcp(h.base, h.ws.editor.token);
+  });
+  afterAll(async () => {
+    await h.client?.close();
+    await h.t?.close();
+  });
+  return h;
 }

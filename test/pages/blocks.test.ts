@@ -1,25 +1,9 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.js';
-import type { workspaceWithRoles } from '../helpers/factories.js';
-import { connectMcp, listeningHandbook } from '../helpers/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { useHandbookWithMcp } from '../helpers/mcp.js';
 
 /** Callouts, toggles, math and Mermaid diagrams written as Markdown through REST and MCP, and read back the same. */
 
-let t: TestApp;
-let ws: Awaited<ReturnType<typeof workspaceWithRoles>>;
-let spaceId: string;
-let client: Client;
-
-beforeAll(async () => {
-  const handbook = await listeningHandbook();
-  ({ t, ws, spaceId } = handbook);
-  client = await connectMcp(handbook.base, ws.editor.token);
-});
-afterAll(async () => {
-  await client?.close();
-  await t.close();
-});
+const h = useHandbookWithMcp();
 
 const MARKDOWN = [
   ':::warning 🔥',
@@ -48,54 +32,57 @@ const MARKDOWN = [
 ].join('\n');
 
 async function readMarkdown(id: string) {
-  const res = await t.request({ url: `/api/v1/pages/${id}`, token: ws.editor.token, query: { format: 'markdown' } });
+  const res = await h.t.request({ url: `/api/v1/pages/${id}`, token: h.ws.editor.token, query: { format: 'markdown' } });
   expect(res.status).toBe(200);
   return res.body.data.markdown as string;
 }
 
 describe('new blocks through the API', () => {
   it('POST /v1/pages with Markdown builds the nodes and reads back the same Markdown', async () => {
-    const res = await t.request({
+    const res = await h.t.request({
       method: 'POST',
       url: '/api/v1/pages',
-      token: ws.editor.token,
-      body: { workspaceId: ws.workspace.id, spaceId, title: 'Blocks', markdown: MARKDOWN },
+      token: h.ws.editor.token,
+      body: { workspaceId: h.ws.workspace.id, spaceId: h.spaceId, title: 'Blocks', markdown: MARKDOWN },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const got = await t.request({ url: `/api/v1/pages/${res.body.data.id}`, token: ws.editor.token });
+    const got = await h.t.request({ url: `/api/v1/pages/${res.body.data.id}`, token: h.ws.editor.token });
     const types = (got.body.data.content.content as { type: string }[]).map((n) => n.type);
     expect(types).toEqual(['callout', 'details', 'paragraph', 'mathBlock', 'codeBlock']);
     expect(await readMarkdown(res.body.data.id)).toBe(MARKDOWN);
   });
 
   it('MCP page_create with Markdown, then page_get gives the same Markdown', async () => {
-    const created = await client.callTool({ name: 'page_create', arguments: { workspaceId: ws.workspace.id, spaceId, title: 'Blocks', markdown: MARKDOWN } });
+    const created = await h.client.callTool({
+      name: 'page_create',
+      arguments: { workspaceId: h.ws.workspace.id, spaceId: h.spaceId, title: 'Blocks', markdown: MARKDOWN },
+    });
     expect(created.isError, JSON.stringify(created.content)).toBe(false);
     const id = (created.structuredContent as { id: string }).id;
-    const read = await client.callTool({ name: 'page_get', arguments: { pageId: id } });
+    const read = await h.client.callTool({ name: 'page_get', arguments: { pageId: id } });
     expect((read.structuredContent as { markdown: string }).markdown).toBe(MARKDOWN);
-    const updated = await client.callTool({ name: 'page_update', arguments: { pageId: id, markdown: '> [!tip]\n> Use $x$.' } });
+    const updated = await h.client.callTool({ name: 'page_update', arguments: { pageId: id, markdown: '> [!tip]\n> Use $x$.' } });
     expect(updated.isError, JSON.stringify(updated.content)).toBe(false);
     expect(await readMarkdown(id)).toBe(':::success\nUse $x$.\n\n:::\n');
   });
 
   it('refuses a huge formula with 422 naming the limit', async () => {
-    const res = await t.request({
+    const res = await h.t.request({
       method: 'POST',
       url: '/api/v1/pages',
-      token: ws.editor.token,
-      body: { workspaceId: ws.workspace.id, spaceId, title: 'Huge', markdown: `$$\n${'x'.repeat(10_001)}\n$$` },
+      token: h.ws.editor.token,
+      body: { workspaceId: h.ws.workspace.id, spaceId: h.spaceId, title: 'Huge', markdown: `$$\n${'x'.repeat(10_001)}\n$$` },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'markdown' } });
     expect(res.body.error.message).toContain('at most 10000 characters');
-    const json = await t.request({
+    const json = await h.t.request({
       method: 'POST',
       url: '/api/v1/pages',
-      token: ws.editor.token,
+      token: h.ws.editor.token,
       body: {
-        workspaceId: ws.workspace.id,
-        spaceId,
+        workspaceId: h.ws.workspace.id,
+        spaceId: h.spaceId,
         title: 'Bad',
         content: { type: 'doc', content: [{ type: 'callout', attrs: { type: 'info', icon: '<script>' }, content: [{ type: 'paragraph' }] }] },
       },

@@ -1,26 +1,10 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.js';
-import type { workspaceWithRoles } from '../helpers/factories.js';
-import { connectMcp, listeningHandbook } from '../helpers/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { useHandbookWithMcp } from '../helpers/mcp.js';
 import { publish, sharedSetup, tokenOf } from '../shares/helpers.js';
 
 /** Embeds written as JSON and as Markdown through REST and MCP, refused when not allow-listed, read back, searched, shared. */
 
-let t: TestApp;
-let ws: Awaited<ReturnType<typeof workspaceWithRoles>>;
-let spaceId: string;
-let client: Client;
-
-beforeAll(async () => {
-  const handbook = await listeningHandbook();
-  ({ t, ws, spaceId } = handbook);
-  client = await connectMcp(handbook.base, ws.editor.token);
-});
-afterAll(async () => {
-  await client?.close();
-  await t.close();
-});
+const h = useHandbookWithMcp();
 
 const YOUTUBE = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
 const LOOM = 'https://www.loom.com/share/0281766fa2d04bb788eaf19e65135184';
@@ -31,10 +15,15 @@ const embed = (src: string, provider?: string) => ({ type: 'embed', attrs: provi
 const docOf = (...content: object[]) => ({ type: 'doc', content });
 
 function create(body: Record<string, unknown>) {
-  return t.request({ method: 'POST', url: '/api/v1/pages', token: ws.editor.token, body: { workspaceId: ws.workspace.id, spaceId, title: 'Embeds', ...body } });
+  return h.t.request({
+    method: 'POST',
+    url: '/api/v1/pages',
+    token: h.ws.editor.token,
+    body: { workspaceId: h.ws.workspace.id, spaceId: h.spaceId, title: 'Embeds', ...body },
+  });
 }
 async function read(id: string) {
-  const res = await t.request({ url: `/api/v1/pages/${id}`, token: ws.editor.token, query: { format: 'markdown' } });
+  const res = await h.t.request({ url: `/api/v1/pages/${id}`, token: h.ws.editor.token, query: { format: 'markdown' } });
   expect(res.status).toBe(200);
   return res.body.data as { content: { content: object[] }; markdown: string };
 }
@@ -46,7 +35,7 @@ describe('embeds through the API', () => {
     const page = await read(res.body.data.id);
     expect(page.content.content[1]).toEqual(embed(YOUTUBE, 'youtube'));
     expect(page.markdown).toBe(`Demo\n\n::embed[${YOUTUBE}]\n`);
-    const found = await t.request({ url: '/api/v1/search', token: ws.editor.token, query: { workspaceId: ws.workspace.id, query: 'youtube' } });
+    const found = await h.t.request({ url: '/api/v1/search', token: h.ws.editor.token, query: { workspaceId: h.ws.workspace.id, query: 'youtube' } });
     expect(found.status).toBe(200);
     expect(found.body.data.map((r: { id: string }) => r.id)).toContain(res.body.data.id);
   });
@@ -87,10 +76,10 @@ describe('embeds through the API', () => {
     expect(huge.body.error.message).toMatch(/at most 2048 characters/);
 
     const ok = await create({ markdown: MARKDOWN });
-    const put = await t.request({
+    const put = await h.t.request({
       method: 'PUT',
       url: `/api/v1/pages/${ok.body.data.id}`,
-      token: ws.editor.token,
+      token: h.ws.editor.token,
       body: { content: docOf(embed('https://evil.com/embed')) },
     });
     expect(put.status).toBe(422);
@@ -106,23 +95,25 @@ describe('embeds through the API', () => {
     const page = await read(res.body.data.id);
     expect(page.content.content.map((n) => (n as { type: string }).type)).toEqual(['paragraph', 'paragraph', 'paragraph']);
     expect(JSON.stringify(page.content)).not.toContain('"embed"');
-    expect(page.markdown).toBe('<https://youtube.com.evil.com/watch?v=dQw4w9WgXcQ>\n\n\\::embed\\[javascript:alert(1)\\]\n\n\\::embed\\[https://evil.com/a b\\]\n');
+    expect(page.markdown).toBe(
+      '<https://youtube.com.evil.com/watch?v=dQw4w9WgXcQ>\n\n\\::embed\\[javascript:alert(1)\\]\n\n\\::embed\\[https://evil.com/a b\\]\n',
+    );
   });
 
   it('MCP page_create with Markdown holding embeds, then page_get gives the same Markdown; a hostile JSON embed is a VALIDATION_ERROR', async () => {
-    const created = await client.callTool({
+    const created = await h.client.callTool({
       name: 'page_create',
-      arguments: { workspaceId: ws.workspace.id, spaceId, title: 'Recording', markdown: MARKDOWN },
+      arguments: { workspaceId: h.ws.workspace.id, spaceId: h.spaceId, title: 'Recording', markdown: MARKDOWN },
     });
     expect(created.isError, JSON.stringify(created.content)).toBe(false);
     const id = (created.structuredContent as { id: string }).id;
-    const got = await client.callTool({ name: 'page_get', arguments: { pageId: id } });
+    const got = await h.client.callTool({ name: 'page_get', arguments: { pageId: id } });
     expect((got.structuredContent as { markdown: string }).markdown).toBe(MARKDOWN);
     expect((await read(id)).content.content[1]).toEqual(embed(YOUTUBE, 'youtube'));
 
-    const bad = await client.callTool({
+    const bad = await h.client.callTool({
       name: 'page_create',
-      arguments: { workspaceId: ws.workspace.id, spaceId, title: 'Bad', content: docOf(embed('https://evil.com/x')) },
+      arguments: { workspaceId: h.ws.workspace.id, spaceId: h.spaceId, title: 'Bad', content: docOf(embed('https://evil.com/x')) },
     });
     expect(bad.isError).toBe(true);
     expect((bad.content as { text: string }[])[0].text).toMatch(/^VALIDATION_ERROR: .*evil\.com is not an allowed embed provider/);
@@ -131,16 +122,16 @@ describe('embeds through the API', () => {
 
 describe('embeds on a public page', () => {
   it('shows a link card, no frame, under a CSP that allows none', async () => {
-    const s = await sharedSetup(t);
-    const put = await t.request({
+    const s = await sharedSetup(h.t);
+    const put = await h.t.request({
       method: 'PUT',
       url: `/api/v1/pages/${s.page.id}`,
       token: s.editor.token,
       body: { markdown: `Watch:\n\n::embed[${YOUTUBE}]\n` },
     });
     expect(put.status).toBe(200);
-    const { url } = (await publish(t, s.editor, s.page.id)).body.data;
-    const res = await t.app.inject({ method: 'GET', url: `/s/${tokenOf(url)}` });
+    const { url } = (await publish(h.t, s.editor, s.page.id)).body.data;
+    const res = await h.t.app.inject({ method: 'GET', url: `/s/${tokenOf(url)}` });
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain('<iframe');
     expect(res.body).toContain(

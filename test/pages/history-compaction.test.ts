@@ -22,7 +22,11 @@ describe('history keeps one copy of the current version (migration 0017)', () =>
     expect((await put({ content: doc('third') })).status).toBe(200);
     // A page whose newest entry differs from the page (a write that bypassed history): that entry must keep its content.
     const other = await newPage(t, editor, ws, space, { title: 'Other', content: doc('entry text') });
-    await t.database.db.updateTable('pages').set({ content: JSON.stringify(doc('drifted')) as never }).where('id', '=', other.id).execute();
+    await t.database.db
+      .updateTable('pages')
+      .set({ content: JSON.stringify(doc('drifted')) as never })
+      .where('id', '=', other.id)
+      .execute();
 
     // The data as it was before 0017: every entry carried its own copy, the newest one too.
     const current = await t.database.db.selectFrom('pages').select(['id', 'content']).where('id', 'in', [page.id, other.id]).execute();
@@ -35,7 +39,11 @@ describe('history keeps one copy of the current version (migration 0017)', () =>
         .limit(1)
         .executeTakeFirstOrThrow();
       const content = p.id === page.id ? p.content : doc('entry text');
-      await t.database.db.updateTable('pageHistory').set({ content: JSON.stringify(content) as never }).where('id', '=', newest.id).execute();
+      await t.database.db
+        .updateTable('pageHistory')
+        .set({ content: JSON.stringify(content) as never })
+        .where('id', '=', newest.id)
+        .execute();
     }
     const before = await t.request({ url: `/api/v1/pages/${page.id}/history`, token: editor.token });
     expect(before.body.data.map((e: { version: number }) => e.version)).toEqual([3, 2, 1]);
@@ -60,7 +68,11 @@ describe('history keeps one copy of the current version (migration 0017)', () =>
       expect(JSON.stringify(entry.body.data)).toContain(text);
     }
     const otherHistory = await t.request({ url: `/api/v1/pages/${other.id}/history`, token: editor.token });
-    const otherEntry = await t.request({ url: `/api/v1/pages/${other.id}/history/${otherHistory.body.data[0].id}`, token: editor.token, query: { format: 'markdown' } });
+    const otherEntry = await t.request({
+      url: `/api/v1/pages/${other.id}/history/${otherHistory.body.data[0].id}`,
+      token: editor.token,
+      query: { format: 'markdown' },
+    });
     expect(JSON.stringify(otherEntry.body.data)).toContain('entry text');
   });
 });

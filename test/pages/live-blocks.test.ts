@@ -1,36 +1,25 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exportAndUnzip, exportWorker } from '../exports/helpers.js';
-import type { TestApp } from '../helpers/app.js';
-import type { workspaceWithRoles } from '../helpers/factories.js';
-import { connectMcp, listeningHandbook } from '../helpers/mcp.js';
+import { useHandbookWithMcp } from '../helpers/mcp.js';
 import { createSpace } from '../spaces/helpers.js';
 
 /** The live blocks (subpages, table of contents) written as Markdown and JSON through REST and MCP, and read back. */
 
-let t: TestApp;
-let ws: Awaited<ReturnType<typeof workspaceWithRoles>>;
-let spaceId: string;
-let client: Client;
-
-beforeAll(async () => {
-  const handbook = await listeningHandbook();
-  ({ t, ws, spaceId } = handbook);
-  client = await connectMcp(handbook.base, ws.editor.token);
-});
-afterAll(async () => {
-  await client?.close();
-  await t.close();
-});
+const h = useHandbookWithMcp();
 
 const MARKDOWN = '# Onboarding\n\n::toc\n\n## Pages below\n\n::subpages\n';
 const docOf = (...content: object[]) => ({ type: 'doc', content });
 
 function create(body: Record<string, unknown>) {
-  return t.request({ method: 'POST', url: '/api/v1/pages', token: ws.editor.token, body: { workspaceId: ws.workspace.id, spaceId, title: 'Live', ...body } });
+  return h.t.request({
+    method: 'POST',
+    url: '/api/v1/pages',
+    token: h.ws.editor.token,
+    body: { workspaceId: h.ws.workspace.id, spaceId: h.spaceId, title: 'Live', ...body },
+  });
 }
 async function read(id: string) {
-  const res = await t.request({ url: `/api/v1/pages/${id}`, token: ws.editor.token, query: { format: 'markdown' } });
+  const res = await h.t.request({ url: `/api/v1/pages/${id}`, token: h.ws.editor.token, query: { format: 'markdown' } });
   expect(res.status).toBe(200);
   return res.body.data as { content: { content: { type: string }[] }; markdown: string };
 }
@@ -43,10 +32,10 @@ describe('live blocks through the API', () => {
     expect(page.content.content.map((n) => n.type)).toEqual(['heading', 'tableOfContents', 'heading', 'subpages']);
     expect(page.markdown).toBe(MARKDOWN);
 
-    const put = await t.request({
+    const put = await h.t.request({
       method: 'PUT',
       url: `/api/v1/pages/${res.body.data.id}`,
-      token: ws.editor.token,
+      token: h.ws.editor.token,
       body: { content: docOf({ type: 'subpages' }, { type: 'paragraph', content: [{ type: 'text', text: '::toc' }] }) },
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
@@ -64,22 +53,22 @@ describe('live blocks through the API', () => {
   });
 
   it('MCP page_create with Markdown, page_get gives the same Markdown, page_update with Markdown replaces it; hostile JSON is a VALIDATION_ERROR', async () => {
-    const created = await client.callTool({
+    const created = await h.client.callTool({
       name: 'page_create',
-      arguments: { workspaceId: ws.workspace.id, spaceId, title: 'Handbook home', markdown: MARKDOWN },
+      arguments: { workspaceId: h.ws.workspace.id, spaceId: h.spaceId, title: 'Handbook home', markdown: MARKDOWN },
     });
     expect(created.isError, JSON.stringify(created.content)).toBe(false);
     const id = (created.structuredContent as { id: string }).id;
-    const got = await client.callTool({ name: 'page_get', arguments: { pageId: id } });
+    const got = await h.client.callTool({ name: 'page_get', arguments: { pageId: id } });
     expect((got.structuredContent as { markdown: string }).markdown).toBe(MARKDOWN);
 
-    const updated = await client.callTool({ name: 'page_update', arguments: { pageId: id, markdown: 'Children:\n\n::subpages\n' } });
+    const updated = await h.client.callTool({ name: 'page_update', arguments: { pageId: id, markdown: 'Children:\n\n::subpages\n' } });
     expect(updated.isError, JSON.stringify(updated.content)).toBe(false);
     expect((await read(id)).content.content.map((n) => n.type)).toEqual(['paragraph', 'subpages']);
 
-    const bad = await client.callTool({
+    const bad = await h.client.callTool({
       name: 'page_create',
-      arguments: { workspaceId: ws.workspace.id, spaceId, title: 'Bad', content: docOf({ type: 'tableOfContents', attrs: { depth: 9 } }) },
+      arguments: { workspaceId: h.ws.workspace.id, spaceId: h.spaceId, title: 'Bad', content: docOf({ type: 'tableOfContents', attrs: { depth: 9 } }) },
     });
     expect(bad.isError).toBe(true);
     expect((bad.content as { text: string }[])[0].text).toMatch(/^VALIDATION_ERROR: .*unknown attribute "depth" on node tableOfContents/);
@@ -88,15 +77,15 @@ describe('live blocks through the API', () => {
 
 describe('live blocks in an export', () => {
   it('HTML: the contents link to the headings and the subpages block to the pages under it; Markdown keeps the directives', async () => {
-    const worker = exportWorker(t);
+    const worker = exportWorker(h.t);
     try {
-      const space = await createSpace(t, ws.admin, ws.workspace.id, { name: 'Exported' });
+      const space = await createSpace(h.t, h.ws.admin, h.ws.workspace.id, { name: 'Exported' });
       const make = async (title: string, markdown: string, parentId?: string) => {
-        const res = await t.request({
+        const res = await h.t.request({
           method: 'POST',
           url: '/api/v1/pages',
-          token: ws.editor.token,
-          body: { workspaceId: ws.workspace.id, spaceId: space.id, title, markdown, ...(parentId ? { parentId } : {}) },
+          token: h.ws.editor.token,
+          body: { workspaceId: h.ws.workspace.id, spaceId: space.id, title, markdown, ...(parentId ? { parentId } : {}) },
         });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         return res.body.data.id as string;
@@ -104,7 +93,7 @@ describe('live blocks in an export', () => {
       const home = await make('Home', MARKDOWN);
       await make('Guide: setup', 'One.\n', home);
       await make('', 'Two.\n', home);
-      const { files } = await exportAndUnzip(t, ws.viewer, { workspaceId: ws.workspace.id, spaceId: space.id, format: 'html' });
+      const { files } = await exportAndUnzip(h.t, h.ws.viewer, { workspaceId: h.ws.workspace.id, spaceId: space.id, format: 'html' });
       const html = files.get('Home.html')?.toString('utf8') ?? '';
       expect(html).toContain(
         '<nav data-type="toc" class="toc" aria-label="Table of contents"><ul><li class="toc-h1"><a href="#onboarding">Onboarding</a></li>' +
@@ -115,7 +104,7 @@ describe('live blocks in an export', () => {
         /<nav data-type="subpages" class="subpages" aria-label="Subpages"><ul><li><a href="Home\/Guide%20setup\.html">Guide: setup<\/a><\/li><li><a href="Home\/[^"]+\.html">Untitled<\/a><\/li><\/ul><\/nav>/,
       );
       // Markdown keeps the directives as they are (an import builds the blocks again).
-      const markdown = await exportAndUnzip(t, ws.viewer, { workspaceId: ws.workspace.id, spaceId: space.id, format: 'markdown' });
+      const markdown = await exportAndUnzip(h.t, h.ws.viewer, { workspaceId: h.ws.workspace.id, spaceId: space.id, format: 'markdown' });
       expect(markdown.files.get('Home.md')?.toString('utf8')).toMatch(/::toc\n\n## Pages below\n\n::subpages\n$/);
     } finally {
       await worker.stop();

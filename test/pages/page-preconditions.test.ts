@@ -94,7 +94,13 @@ describe('If-Match on PUT /pages/{id}', () => {
 
   it('checks access before the precondition: a viewer gets 403 whatever the tag', async () => {
     const page = await newPage(t, editor, ws, space, { title: 'Guarded' });
-    const res = await t.request({ method: 'PUT', url: `/api/v1/pages/${page.id}`, token: viewer.token, body: { title: 'X' }, headers: { 'if-match': '"v999"' } });
+    const res = await t.request({
+      method: 'PUT',
+      url: `/api/v1/pages/${page.id}`,
+      token: viewer.token,
+      body: { title: 'X' },
+      headers: { 'if-match': '"v999"' },
+    });
     expect(res.status).toBe(403);
   });
 
