@@ -26,6 +26,7 @@ describe('schema', () => {
         'bulletList',
         'callout',
         'codeBlock',
+        'date',
         'details',
         'detailsContent',
         'detailsSummary',
@@ -52,7 +53,7 @@ describe('schema', () => {
         'text',
       ].sort(),
     );
-    expect(Object.keys(schema.marks).sort()).toEqual(['bold', 'code', 'highlight', 'italic', 'link', 'strike']);
+    expect(Object.keys(schema.marks).sort()).toEqual(['bold', 'code', 'highlight', 'italic', 'link', 'strike', 'textColor']);
   });
 });
 

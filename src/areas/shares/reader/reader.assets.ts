@@ -50,6 +50,10 @@ h1.title{font-size:2.25rem;line-height:1.2;margin:0 0 .5rem;letter-spacing:-.01e
 .content th{background:var(--soft)}
 .content th>p,.content td>p{margin:0}
 .content mark{background:var(--mark);color:inherit}
+:root{--c-gray:#6b6b68;--c-brown:#8a5a44;--c-orange:#b35309;--c-yellow:#8f6a00;--c-green:#2f7a52;--c-blue:#2a6fa0;--c-purple:#8051a6;--c-pink:#b03d7c;--c-red:#c0392f;}
+@media (prefers-color-scheme:dark){:root{--c-gray:#a3a3a3;--c-brown:#c9977f;--c-orange:#e8965a;--c-yellow:#dcb050;--c-green:#62b585;--c-blue:#72a4e0;--c-purple:#b98ae6;--c-pink:#e57bb0;--c-red:#f07470;}}
+.content [data-color=gray]{color:var(--c-gray)}.content [data-color=brown]{color:var(--c-brown)}.content [data-color=orange]{color:var(--c-orange)}.content [data-color=yellow]{color:var(--c-yellow)}.content [data-color=green]{color:var(--c-green)}.content [data-color=blue]{color:var(--c-blue)}.content [data-color=purple]{color:var(--c-purple)}.content [data-color=pink]{color:var(--c-pink)}.content [data-color=red]{color:var(--c-red)}
+.content time[data-type=date]{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:0 .3em;white-space:nowrap}
 .content details{border:1px solid var(--line);border-radius:6px;padding:.5rem .875rem}
 .content summary{cursor:pointer;font-weight:600}
 .content aside{background:var(--soft);border-left:4px solid var(--accent);border-radius:4px;padding:.75rem 1rem}

@@ -1,8 +1,9 @@
 import { checkEmbedUrl, EMBED_ALLOW, EMBED_REFERRER_POLICY, EMBED_SANDBOX } from '@editor/embeds';
 import { type AnyExtension, Extension, InputRule, type NodeViewRendererProps, type Node as TiptapNode } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
-import { Plugin, PluginKey } from '@tiptap/pm/state';
+import { NodeSelection, Plugin, PluginKey } from '@tiptap/pm/state';
 import { Decoration, DecorationSet } from '@tiptap/pm/view';
+import { dateView, OPEN_DATE_EVENT } from './date-view';
 import { linkCardView } from './link-card-view';
 
 /**
@@ -376,6 +377,21 @@ export function withBlockView(ext: AnyExtension, workspaceId: string | null = nu
       return node.extend({ addNodeView: () => embedView });
     case 'linkCard':
       return node.extend({ addNodeView: () => linkCardView(workspaceId) });
+    case 'date':
+      return node.extend({
+        addNodeView: () => dateView,
+        addKeyboardShortcuts() {
+          // Enter on a selected date opens its field (a click does too).
+          return {
+            Enter: ({ editor }) => {
+              const { selection } = editor.state;
+              if (!editor.isEditable || !(selection instanceof NodeSelection) || selection.node.type.name !== 'date') return false;
+              (editor as unknown as { emit(event: string): void }).emit(OPEN_DATE_EVENT);
+              return true;
+            },
+          };
+        },
+      });
     default:
       return ext;
   }
