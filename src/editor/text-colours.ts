@@ -5,8 +5,8 @@ import { Mark } from '@tiptap/core';
  * so nothing a page stores can carry style into a reader; each theme gives every name its own colour (the web app's
  * editor.css, the public reader's stylesheet). HTML `<span data-color="red">text</span>`; Markdown the same span
  * (markdown.ts), which a renderer that keeps inline HTML shows as the plain text and one that does not shows as
- * written. Read from other tools' HTML too: Notion's `<mark class="highlight-red">`, a `color:` style (Confluence,
- * Google Docs, a web page) or `<font color>` when the colour plainly is one of the palette (`paletteColourOf`).
+ * written. Read from other tools' HTML too: Notion's `<mark class="highlight-red">`, a span's `color:` style (Confluence,
+ * Google Docs) or `<font color>` when the colour plainly is one of the palette (`paletteColourOf`).
  */
 
 export const TEXT_COLOURS = ['gray', 'brown', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'red'] as const;
@@ -148,6 +148,11 @@ function notionTextColour(el: HTMLElement): TextColour | null {
   return isTextColour(name) ? name : null;
 }
 
+/** The `color` of an element's inline style (not `background-color`), as written. */
+function styleColour(el: HTMLElement): string | null {
+  return /(?:^|;)\s*color\s*:\s*([^;]+)/i.exec(el.getAttribute('style') ?? '')?.[1]?.trim() ?? null;
+}
+
 const asAttrs = (color: TextColour | null) => (color ? { color } : false);
 
 declare module '@tiptap/core' {
@@ -175,7 +180,9 @@ export const TextColor = Mark.create({
       // Before the highlight's `mark` rule: Notion writes a text colour as a `<mark>` with a class.
       { tag: 'mark[class]', priority: 60, getAttrs: (el: HTMLElement) => asAttrs(notionTextColour(el)) },
       { tag: 'font[color]', getAttrs: (el: HTMLElement) => asAttrs(paletteColourOf(el.getAttribute('color'))) },
-      { style: 'color', getAttrs: (value: string) => asAttrs(paletteColourOf(value)) },
+      // A span's colour only (Confluence, Google Docs): a link copied from a web page carries its site's link colour
+      // on the `<a>`, which is no colour its author chose. Below other span rules (a mention, inline math).
+      { tag: 'span[style*="color"]', priority: 40, getAttrs: (el: HTMLElement) => asAttrs(paletteColourOf(styleColour(el))) },
     ];
   },
   renderHTML({ mark }) {

@@ -175,6 +175,19 @@ describe('text colour and dates: other tools’ HTML', () => {
         '</p></div></body></html>',
     );
     expect(doc).toEqual(docOf(p(text('Risk', [colour('red')]), text(' plain '), text('note', [colour('blue')]), text(' due '), day('2026-12-24'))));
+    // A link copied from a web page keeps no colour (its site's link colour is on the <a>); a background is no text colour.
+    expect(
+      htmlToDocument('<p><a href="https://example.com" style="color: rgb(51, 102, 204)">site</a> <span style="background-color: red">bg</span></p>').doc,
+    ).toEqual(
+      docOf(
+        p(
+          text('site', [
+            { type: 'link', attrs: { href: 'https://example.com', target: '_blank', rel: 'noopener noreferrer nofollow', class: null, title: null } },
+          ]),
+          text(' bg'),
+        ),
+      ),
+    );
     // A <time> whose datetime is no day stays its text.
     expect(htmlToDocument('<p><time datetime="soon">next week</time></p>').doc).toEqual(docOf(p(text('next week'))));
     expect(htmlToDocument('<p><time datetime="2026-12-07T09:30:00Z">Monday</time></p>').doc).toEqual(docOf(p(day('2026-12-07'))));
