@@ -112,6 +112,19 @@ describe('text colour and dates', () => {
     expect(await page.locator('.kb-prose .kb-date').innerText()).toBe(await shownDay(page, '2026-12-24'));
     expect(await page.locator('.kb-prose .kb-date time').getAttribute('datetime')).toBe('2026-12-24');
     await web.shot(page, 'colour-date-light');
+    // From the keyboard: the arrow selects the date (over the space the slash menu put after it), Enter opens its
+    // field, Escape goes back to the text.
+    await editor.getByText('Next step:').click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await visible(editor.locator('.kb-date.ProseMirror-selectednode'));
+    await page.keyboard.press('Enter');
+    const again = await visible(page.getByLabel('Date', { exact: true }));
+    expect(await again.inputValue()).toBe('2026-12-24');
+    await again.press('Escape');
+    await expect.poll(() => page.getByLabel('Date', { exact: true }).count()).toBe(0);
+    expect(await markdownOf(target.id)).toBe('The launch is <span data-color="red">blocked</span> by the review.\n\nNext step: :date[2026-12-24]\n');
 
     await page.getByRole('button', { name: 'Use dark theme' }).click();
     await expect.poll(() => colourOf(page, '.kb-prose span[data-color="red"]')).toBe('rgb(240, 116, 112)');
