@@ -7,7 +7,7 @@ import { StarterKit } from '@tiptap/starter-kit';
 import { blockExtensions } from './blocks.js';
 import { DateNode } from './dates.js';
 import { Highlight } from './highlight.js';
-import { TextColor } from './text-colours.js';
+import { BackgroundColor, TextColor } from './text-colours.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
 
 /**
@@ -199,6 +199,7 @@ export const extensions: AnyExtension[] = [
   }),
   Highlight,
   TextColor,
+  BackgroundColor,
   DateNode,
   ...blockExtensions,
 ];

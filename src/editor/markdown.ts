@@ -20,8 +20,8 @@ import { type DocJson, documentError, parseDocument, readDocument } from './vali
  * - tables: GFM pipe tables; the first row is the header; column alignment kept; a cell holds one line of inline
  *   content (several blocks in a cell are joined with spaces; colspan/rowspan are not expressible);
  * - highlight: `==text==` (as Obsidian, Typora and markdown-it-mark write it); a `==` in plain text is written `\==`;
- * - text colour: `<span data-color="red">text</span>`, the one piece of HTML read (a palette name only; see
- *   markdown-inline.ts); dates `:date[2026-12-07]`;
+ * - text colour: `<span data-color="red">text</span>`, background colour `<mark data-color="red">text</mark>`, the
+ *   only HTML read (a palette name only; see markdown-inline.ts); dates `:date[2026-12-07]`;
  * - raw HTML is not interpreted (kept as text);
  * - a paragraph that is a lone `\\` is an empty paragraph (Outline writes empty paragraphs so). The writer uses it
  *   where an empty paragraph carries structure: the empty first paragraph of a list item with more blocks after it
@@ -508,6 +508,11 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
       open: (_state, mark) => (isTextColour(mark.attrs.color) ? `<span data-color="${mark.attrs.color}">` : ''),
       close: (_state, mark) => (isTextColour(mark.attrs.color) ? '</span>' : ''),
       // Spaces inside a span are kept as they are (unlike `** a**`, which is no emphasis).
+      mixable: true,
+    },
+    backgroundColor: {
+      open: (_state, mark) => (isTextColour(mark.attrs.color) ? `<mark data-color="${mark.attrs.color}">` : ''),
+      close: (_state, mark) => (isTextColour(mark.attrs.color) ? '</mark>' : ''),
       mixable: true,
     },
     link: defaultMarkdownSerializer.marks.link,

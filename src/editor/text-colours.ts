@@ -1,9 +1,9 @@
 import { Mark } from '@tiptap/core';
 
 /**
- * Coloured text (`textColor`, attribute `color`): one of a fixed palette of names (Notion's set), never a CSS value,
- * so nothing a page stores can carry style into a reader; each theme gives every name its own colour (the web app's
- * editor.css, the public reader's stylesheet). HTML `<span data-color="red">text</span>`; Markdown the same span
+ * Coloured text (`textColor`, attribute `color`; and `backgroundColor` below): one of a fixed palette of names
+ * (Notion's set), never a CSS value, so nothing a page stores can carry style into a reader; each theme gives every
+ * name its own colour (the web app's editor.css, the public reader's stylesheet). HTML `<span data-color="red">text</span>`; Markdown the same span
  * (markdown.ts), which a renderer that keeps inline HTML shows as the plain text and one that does not shows as
  * written. Read from other tools' HTML too: Notion's `<mark class="highlight-red">`, a span's `color:` style (Confluence,
  * Google Docs) or `<font color>` when the colour plainly is one of the palette (`paletteColourOf`).
@@ -142,7 +142,7 @@ export function paletteColourOf(css: string | null | undefined): TextColour | nu
   return 'pink';
 }
 
-/** Notion's text colour on an inline run: `<mark class="highlight-red">` (its `…_background` classes are highlights). */
+/** Notion's text colour on an inline run: `<mark class="highlight-red">` (its `…_background` classes are backgrounds). */
 function notionTextColour(el: HTMLElement): TextColour | null {
   const name = /(?:^|\s)highlight-([a-z]+)(?:\s|$)/.exec(el.getAttribute('class') ?? '')?.[1];
   return isTextColour(name) ? name : null;
@@ -151,6 +151,14 @@ function notionTextColour(el: HTMLElement): TextColour | null {
 /** The `color` of an element's inline style (not `background-color`), as written. */
 function styleColour(el: HTMLElement): string | null {
   return /(?:^|;)\s*color\s*:\s*([^;]+)/i.exec(el.getAttribute('style') ?? '')?.[1]?.trim() ?? null;
+}
+
+/** A background colour from HTML: kb's `<mark data-color>`, or Notion's `<mark class="highlight-red_background">`. */
+function backgroundOf(el: HTMLElement): TextColour | null {
+  const named = el.getAttribute('data-color');
+  if (isTextColour(named)) return named;
+  const notion = /(?:^|\s)highlight-([a-z]+)_background(?:\s|$)/.exec(el.getAttribute('class') ?? '')?.[1];
+  return isTextColour(notion) ? notion : null;
 }
 
 const asAttrs = (color: TextColour | null) => (color ? { color } : false);
@@ -162,6 +170,12 @@ declare module '@tiptap/core' {
       setTextColor: (color: TextColour) => ReturnType;
       /** Gives the selection its default colour back. */
       unsetTextColor: () => ReturnType;
+    };
+    backgroundColor: {
+      /** Puts the selection on one of the palette's backgrounds (in place of a highlight). */
+      setBackgroundColor: (color: TextColour) => ReturnType;
+      /** Takes the selection's background colour off. */
+      unsetBackgroundColor: () => ReturnType;
     };
   }
 }
@@ -195,6 +209,38 @@ export const TextColor = Mark.create({
         ({ commands }) =>
           commands.setMark(this.name, { color }),
       unsetTextColor:
+        () =>
+        ({ commands }) =>
+          commands.unsetMark(this.name),
+    };
+  },
+});
+
+/**
+ * A background colour (`backgroundColor`, attribute `color`): the same palette, each theme's tint of it behind the
+ * text. HTML and Markdown `<mark data-color="yellow">text</mark>`; Notion's `<mark class="highlight-yellow_background">`
+ * reads so too. The theme's own highlight (`highlight`, `==text==`) stays a mark of its own; setting a background
+ * takes a highlight off the same text.
+ */
+export const BackgroundColor = Mark.create({
+  name: 'backgroundColor',
+  addAttributes() {
+    return { color: { default: null, validate: colourAttr, parseHTML: backgroundOf, renderHTML: () => ({}) } };
+  },
+  parseHTML() {
+    // Above the highlight's plain `mark` rule: a mark naming a palette colour is this one.
+    return [{ tag: 'mark', priority: 55, getAttrs: (el: HTMLElement) => asAttrs(backgroundOf(el)) }];
+  },
+  renderHTML({ mark }) {
+    return ['mark', { 'data-color': mark.attrs.color }, 0];
+  },
+  addCommands() {
+    return {
+      setBackgroundColor:
+        (color) =>
+        ({ chain }) =>
+          chain().unsetMark('highlight').setMark(this.name, { color }).run(),
+      unsetBackgroundColor:
         () =>
         ({ commands }) =>
           commands.unsetMark(this.name),

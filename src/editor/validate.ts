@@ -159,8 +159,8 @@ function checkShape(json: unknown, path: string, depth: number, notes: ShapeNote
       }
       if (mark.type === 'link' && !(isObject(mark.attrs) && typeof mark.attrs.href === 'string'))
         return { path: at, reason: 'attribute "href" of link is required' };
-      if (mark.type === 'textColor' && !(isObject(mark.attrs) && typeof mark.attrs.color === 'string'))
-        return { path: at, reason: 'attribute "color" of textColor is required (a colour\'s name)' };
+      if ((mark.type === 'textColor' || mark.type === 'backgroundColor') && !(isObject(mark.attrs) && typeof mark.attrs.color === 'string'))
+        return { path: at, reason: `attribute "color" of ${mark.type} is required (a colour's name)` };
     }
   }
   if (content !== undefined) {

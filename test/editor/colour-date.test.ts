@@ -15,6 +15,7 @@ import { docOf, p, refused, text } from './helpers.js';
 /** Text colour (a palette name, never CSS) and dates: Markdown, HTML, search text, imports, and the API refusing hostile values. */
 
 const colour = (color: unknown) => ({ type: 'textColor', attrs: { color } });
+const background = (color: unknown) => ({ type: 'backgroundColor', attrs: { color } });
 const day = (date: unknown) => ({ type: 'date', attrs: { date } });
 
 const MARKDOWN = 'Launch on :date[2026-12-07], <span data-color="red">**not** later</span> than planned.\n\n<span data-color="gray">Owner: Ada</span>\n';
@@ -39,10 +40,14 @@ const HOSTILE_COLOURS = [
 describe('text colour and dates: the schema', () => {
   it('takes each palette name and real days; refuses CSS, unknown names and impossible days (422)', () => {
     for (const name of TEXT_COLOURS) expect(validateDocument(docOf(p(text('x', [colour(name)]))))).toEqual(docOf(p(text('x', [colour(name)]))));
-    for (const bad of HOSTILE_COLOURS)
+    for (const bad of HOSTILE_COLOURS) {
       expect(refused(docOf(p(text('x', [colour(bad)])))), String(bad)).toMatch(
         /must be one of "gray", "brown".*not a CSS value|"color" of textColor is required/,
       );
+      expect(refused(docOf(p(text('x', [background(bad)])))), String(bad)).toMatch(
+        /must be one of "gray", "brown".*not a CSS value|"color" of backgroundColor is required/,
+      );
+    }
     expect(refused(docOf(p(text('x', [{ type: 'textColor' }]))))).toMatch(/attribute "color" of textColor is required/);
     expect(refused(docOf(p(text('x', [{ type: 'textColor', attrs: { color: 'red', style: 'x' } }]))))).toMatch(/unknown attribute "style" on mark textColor/);
 
@@ -92,6 +97,28 @@ describe('text colour and dates: the schema', () => {
     const md = documentToMarkdown(literal);
     expect(md).toBe('\\<span data-color="red">x\\</span> and :date\\[2026-12-07\\]\n');
     expect(markdownToDocument(md)).toEqual(literal);
+    // Background colours: `<mark data-color>` (the theme's highlight stays `==`), with a text colour too.
+    const backgrounds = validateDocument(
+      docOf(
+        p(
+          text('plain', [{ type: 'highlight' }]),
+          text(' and '),
+          text('both', [colour('red'), background('yellow')]),
+          text(' '),
+          text('blue', [background('blue')]),
+        ),
+      ),
+    );
+    const bgMarkdown = '==plain== and <span data-color="red"><mark data-color="yellow">both</mark></span> <mark data-color="blue">blue</mark>\n';
+    expect(documentToMarkdown(backgrounds)).toBe(bgMarkdown);
+    expect(markdownToDocument(bgMarkdown)).toEqual(backgrounds);
+    expect(markdownToDocument('<mark data-color="teal">x</mark> <mark>y</mark>\n')).toEqual(docOf(p(text('<mark data-color="teal">x</mark> <mark>y</mark>'))));
+    expect(documentToMarkdown(docOf(p(text('a <mark data-color="red">b</mark>'))))).toBe('a \\<mark data-color="red">b\\</mark>\n');
+    expect(documentToHtml(backgrounds)).toBe(
+      '<p><mark>plain</mark> and <span data-color="red"><mark data-color="yellow">both</mark></span> <mark data-color="blue">blue</mark></p>',
+    );
+    expect(htmlToDocument(documentToHtml(backgrounds)).doc).toEqual(backgrounds);
+    expect(readerContent(backgrounds).html).toContain('<span data-color="red"><mark data-color="yellow">both</mark></span>');
     // Nested the other way round, a date in colour, a date in a table cell.
     const mixed = validateDocument(docOf(p(text('a', [colour('blue')]), day('2027-01-31'), text('b', [{ type: 'italic' }, colour('blue')]))));
     expect(markdownToDocument(documentToMarkdown(mixed))).toEqual(mixed);
@@ -145,11 +172,11 @@ describe('text colour and dates: other tools’ HTML', () => {
     for (const [css, expected] of cases) expect(paletteColourOf(css), css).toBe(expected);
   });
 
-  it('Notion export: highlight-<colour> marks are text colours, …_background ones highlights, <time>@Month D, YYYY</time> a date', () => {
+  it('Notion export: highlight-<colour> marks are text colours, …_background ones background colours, <time>@Month D, YYYY</time> a date', () => {
     const { doc } = convertNotionHtml(
       '<html><body><article class="page"><div class="page-body"><p>' +
         '<mark class="highlight-red">Blocked</mark> since <time>@December 7, 2026</time>, ' +
-        '<mark class="highlight-yellow_background">read this</mark> and <mark class="highlight-teal">teal</mark>' +
+        '<mark class="highlight-yellow_background">read this</mark> and <mark class="highlight-teal">teal</mark> <mark class="highlight-default_background">d</mark>' +
         '</p></div></article></body></html>',
     );
     expect(doc).toEqual(
@@ -159,9 +186,11 @@ describe('text colour and dates: other tools’ HTML', () => {
           text(' since '),
           day('2026-12-07'),
           text(', '),
-          text('read this', [{ type: 'highlight' }]),
+          text('read this', [background('yellow')]),
           text(' and '),
           text('teal', [{ type: 'highlight' }]),
+          text(' '),
+          text('d', [{ type: 'highlight' }]),
         ),
       ),
     );
@@ -231,6 +260,9 @@ describe('text colour and dates through the API', () => {
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(res.body.error.message).toMatch(/^Invalid document at content\[0\]\.content\[1\]: must be one of "gray"/);
     }
+    const bg = await create({ content: docOf(p(text('x', [background('yellow;background:url(https://evil.example/x)')]))) });
+    expect(bg.status).toBe(422);
+    expect(bg.body.error.message).toMatch(/^Invalid document at content\[0\]\.content\[0\]: must be one of "gray"/);
     const date = await create({ content: docOf(p(day('2026-02-30'))) });
     expect(date.status).toBe(422);
     expect(date.body.error.message).toBe('Invalid document at content[0].content[0]: must be a calendar date written YYYY-MM-DD');

@@ -53,7 +53,7 @@ describe('schema', () => {
         'text',
       ].sort(),
     );
-    expect(Object.keys(schema.marks).sort()).toEqual(['bold', 'code', 'highlight', 'italic', 'link', 'strike', 'textColor']);
+    expect(Object.keys(schema.marks).sort()).toEqual(['backgroundColor', 'bold', 'code', 'highlight', 'italic', 'link', 'strike', 'textColor']);
   });
 });
 

@@ -70,13 +70,20 @@ describe('text colour and dates', () => {
     await toolbar.getByRole('button', { name: 'Text colour' }).click();
     const menu = await visible(page.getByRole('menu', { name: 'Text colour' }));
     const names = await menu.getByRole('menuitem').allInnerTexts();
-    expect(names.map((n) => n.replace(/^A\s*/, '').trim())).toEqual(['Default', 'Gray', 'Brown', 'Orange', 'Yellow', 'Green', 'Blue', 'Purple', 'Pink', 'Red']);
-    expect(await menu.getByRole('menuitem', { name: 'Default' }).getAttribute('aria-current')).toBe('true');
+    const palette = ['Gray', 'Brown', 'Orange', 'Yellow', 'Green', 'Blue', 'Purple', 'Pink', 'Red'];
+    expect(names.map((n) => n.replace(/^A\s*/, '').trim())).toEqual(['Default', ...palette, 'No background', ...palette.map((c) => `${c} background`)]);
+    expect(await menu.getByRole('menuitem', { name: 'Default', exact: true }).getAttribute('aria-current')).toBe('true');
     await settled(menu);
     await web.shot(page, 'colour-menu-light');
-    await menu.getByRole('menuitem', { name: 'Red' }).click();
+    await menu.getByRole('menuitem', { name: 'Red', exact: true }).click();
     await visible(editor.locator('span[data-color="red"]', { hasText: 'blocked' }));
     expect(await colourOf(page, '.kb-prose span[data-color="red"]')).toBe('rgb(192, 57, 47)');
+    // And a yellow background on "review".
+    await editor.getByText(/by the review/).dblclick({ position: await wordAt(editor, 'review') });
+    await page.getByRole('toolbar', { name: 'Format the selection' }).getByRole('button', { name: 'Text colour' }).click();
+    await page.getByRole('menu', { name: 'Text colour' }).getByRole('menuitem', { name: 'Yellow background' }).click();
+    await visible(editor.locator('mark[data-color="yellow"]', { hasText: 'review' }));
+    expect(await editor.locator('mark[data-color="yellow"]').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(251, 243, 219)');
 
     // A date from the slash menu: today, shown in this browser's language.
     await editor.getByText('Next step:').click();
@@ -103,7 +110,9 @@ describe('text colour and dates', () => {
     expect(await page.getByLabel('Date', { exact: true }).count()).toBe(0);
 
     await expect.poll(() => markdownOf(target.id), { timeout: 10_000 }).toContain(':date[2026-12-24]');
-    expect(await markdownOf(target.id)).toBe('The launch is <span data-color="red">blocked</span> by the review.\n\nNext step: :date[2026-12-24]\n');
+    expect(await markdownOf(target.id)).toBe(
+      'The launch is <span data-color="red">blocked</span> by the <mark data-color="yellow">review</mark>.\n\nNext step: :date[2026-12-24]\n',
+    );
 
     // After a reload: the red word and the changed date.
     await page.reload();
@@ -124,13 +133,15 @@ describe('text colour and dates', () => {
     expect(await again.inputValue()).toBe('2026-12-24');
     await again.press('Escape');
     await expect.poll(() => page.getByLabel('Date', { exact: true }).count()).toBe(0);
-    expect(await markdownOf(target.id)).toBe('The launch is <span data-color="red">blocked</span> by the review.\n\nNext step: :date[2026-12-24]\n');
+    expect(await markdownOf(target.id)).toBe(
+      'The launch is <span data-color="red">blocked</span> by the <mark data-color="yellow">review</mark>.\n\nNext step: :date[2026-12-24]\n',
+    );
 
     await page.getByRole('button', { name: 'Use dark theme' }).click();
-    await expect.poll(() => colourOf(page, '.kb-prose span[data-color="red"]')).toBe('rgb(240, 116, 112)');
+    await expect.poll(() => colourOf(page, '.kb-prose span[data-color="red"]')).toBe('rgb(241, 130, 126)');
     await web.shot(page, 'colour-date-dark');
     // The menu in the dark theme.
-    await editor.getByText(/by the review/).dblclick({ position: await wordAt(editor, 'review') });
+    await editor.getByText('The launch is').dblclick({ position: await wordAt(editor, 'launch') });
     await page.getByRole('toolbar', { name: 'Format the selection' }).getByRole('button', { name: 'Text colour' }).click();
     await settled(await visible(page.getByRole('menu', { name: 'Text colour' })));
     await web.shot(page, 'colour-menu-dark');

@@ -16,58 +16,74 @@ const LABELS: Record<TextColour, string> = {
   red: 'Red',
 };
 
-/** An "A" in the colour it names (each theme's own shade: editor.css), beside the colour's name. */
-function Swatch({ colour }: { colour: TextColour | null }) {
+type Kind = 'text' | 'background';
+
+/** An "A" in the colour, or on the background, it names (each theme's own shade: editor.css). */
+function Swatch({ kind, colour }: { kind: Kind; colour: TextColour | null }) {
+  const style = colour ? (kind === 'text' ? { color: `var(--kb-text-${colour})` } : { background: `var(--kb-bg-${colour})` }) : undefined;
   return (
-    <span className="kb-colour-swatch" aria-hidden style={colour ? { color: `var(--kb-text-${colour})` } : undefined}>
+    <span className="kb-colour-swatch" aria-hidden style={style}>
       A
     </span>
   );
 }
 
 /**
- * "Text colour" in the selection toolbar: Default and the palette's colours (names only, as the schema stores them),
- * the one in use ticked (and `aria-current`: Mantine's items are `menuitem`s, which take no `aria-checked`). The button's bar shows the selection's colour.
+ * "Text colour" in the selection toolbar: the palette's colours for the text (and Default), then for its background
+ * (and No background), names only, as the schema stores them; the ones in use ticked (and `aria-current`: Mantine's
+ * items are `menuitem`s, which take no `aria-checked`). The button's bar shows the selection's text colour.
  */
 export function TextColourMenu({ editor }: { editor: Editor }) {
   const current = useEditorState({
     editor,
-    selector: ({ editor: e }) => (e.isActive('textColor') ? ((e.getAttributes('textColor').color as TextColour | undefined) ?? null) : null),
+    selector: ({ editor: e }) => ({
+      text: e.isActive('textColor') ? ((e.getAttributes('textColor').color as TextColour | undefined) ?? null) : null,
+      background: e.isActive('backgroundColor') ? ((e.getAttributes('backgroundColor').color as TextColour | undefined) ?? null) : null,
+    }),
   });
-  const choose = (colour: TextColour | null) => {
+  const choose = (kind: Kind, colour: TextColour | null) => {
     const chain = editor.chain().focus();
-    (colour ? chain.setTextColor(colour) : chain.unsetTextColor()).run();
+    if (kind === 'text') (colour ? chain.setTextColor(colour) : chain.unsetTextColor()).run();
+    else (colour ? chain.setBackgroundColor(colour) : chain.unsetBackgroundColor()).run();
   };
-  const item = (colour: TextColour | null) => (
-    <Menu.Item
-      key={colour ?? 'default'}
-      aria-current={current === colour ? 'true' : undefined}
-      leftSection={<Swatch colour={colour} />}
-      rightSection={current === colour ? <IconCheck size={14} aria-hidden /> : null}
-      onClick={() => choose(colour)}
-    >
-      {colour ? LABELS[colour] : 'Default'}
-    </Menu.Item>
-  );
+  const item = (kind: Kind, colour: TextColour | null) => {
+    const chosen = current[kind] === colour;
+    const name = colour ? LABELS[colour] : kind === 'text' ? 'Default' : 'No background';
+    return (
+      <Menu.Item
+        key={`${kind}-${colour ?? 'none'}`}
+        aria-current={chosen ? 'true' : undefined}
+        leftSection={<Swatch kind={kind} colour={colour} />}
+        rightSection={chosen ? <IconCheck size={14} aria-hidden /> : null}
+        onClick={() => choose(kind, colour)}
+      >
+        {kind === 'background' && colour ? `${name} background` : name}
+      </Menu.Item>
+    );
+  };
   return (
     <Menu position="bottom-start" withinPortal={false} shadow="md">
       <Menu.Target>
         <ActionIcon
-          variant={current ? 'light' : 'subtle'}
-          color={current ? undefined : 'gray'}
+          variant={current.text || current.background ? 'light' : 'subtle'}
+          color={current.text || current.background ? undefined : 'gray'}
           size="md"
           aria-label="Text colour"
           data-toolbar-item=""
           className="kb-colour-button"
-          style={current ? { '--kb-colour-bar': `var(--kb-text-${current})` } : undefined}
+          style={current.text ? { '--kb-colour-bar': `var(--kb-text-${current.text})` } : undefined}
           onMouseDown={(e) => e.preventDefault()}
         >
           <IconTextColor size={16} aria-hidden />
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown aria-label="Text colour" className="kb-colour-menu">
-        {item(null)}
-        {TEXT_COLOURS.map(item)}
+        <Menu.Label>Text</Menu.Label>
+        {item('text', null)}
+        {TEXT_COLOURS.map((c) => item('text', c))}
+        <Menu.Label>Background</Menu.Label>
+        {item('background', null)}
+        {TEXT_COLOURS.map((c) => item('background', c))}
       </Menu.Dropdown>
     </Menu>
   );
