@@ -5,7 +5,9 @@ import { Mention } from '@tiptap/extension-mention';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { StarterKit } from '@tiptap/starter-kit';
 import { blockExtensions } from './blocks.js';
+import { DateNode } from './dates.js';
 import { Highlight } from './highlight.js';
+import { BackgroundColor, TextColor } from './text-colours.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
 
 /**
@@ -196,5 +198,8 @@ export const extensions: AnyExtension[] = [
     mentionSuggestionChar: str(2),
   }),
   Highlight,
+  TextColor,
+  BackgroundColor,
+  DateNode,
   ...blockExtensions,
 ];

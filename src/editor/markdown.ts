@@ -3,7 +3,9 @@ import MarkdownIt, { type StateCore, type StateInline, type Token } from 'markdo
 import { defaultMarkdownSerializer, MarkdownParser, MarkdownSerializer, type MarkdownSerializerState } from 'prosemirror-markdown';
 import { LIVE_BLOCKS } from './live-blocks.js';
 import { blocksPlugin, blockTokens, mediaDirective } from './markdown-blocks.js';
+import { INLINE_ESCAPES, inlinePlugin, inlineTokens } from './markdown-inline.js';
 import { schema } from './schema.js';
+import { isTextColour } from './text-colours.js';
 import { isNode } from './text.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
 import { type DocJson, documentError, parseDocument, readDocument } from './validate.js';
@@ -19,6 +21,8 @@ import { type DocJson, documentError, parseDocument, readDocument } from './vali
  * - tables: GFM pipe tables; the first row is the header; column alignment kept; a cell holds one line of inline
  *   content (several blocks in a cell are joined with spaces; colspan/rowspan are not expressible);
  * - highlight: `==text==` (as Obsidian, Typora and markdown-it-mark write it); a `==` in plain text is written `\==`;
+ * - text colour: `<span data-color="red">text</span>`, background colour `<mark data-color="red">text</mark>`, the
+ *   only HTML read (a palette name only; see markdown-inline.ts); dates `:date[2026-12-07]`;
  * - raw HTML is not interpreted (kept as text);
  * - a paragraph that is a lone `\\` is an empty paragraph (Outline writes empty paragraphs so). The writer uses it
  *   where an empty paragraph carries structure: the empty first paragraph of a list item with more blocks after it
@@ -158,9 +162,10 @@ function emptyParagraphsRule(state: StateCore) {
   }
 }
 
-const isBlank = (t: Token) => (t.type === 'text' && t.content.trim() === '') || t.type === 'softbreak' || t.type === 'hardbreak';
-/** What makes a line of text around an image: words, code, a mention. */
-const isText = (t: Token) => (t.type === 'text' && t.content.trim() !== '') || t.type === 'code_inline' || t.type === 'mention';
+const isBlank = (t: Token) =>
+  (t.type === 'text' && t.content.trim() === '') || t.type === 'softbreak' || t.type === 'hardbreak' || t.type === 'colour_open' || t.type === 'colour_close';
+/** What makes a line of text around an image: words, code, a mention, a date. */
+const isText = (t: Token) => (t.type === 'text' && t.content.trim() !== '') || t.type === 'code_inline' || t.type === 'mention' || t.type === 'date';
 
 /**
  * An image in a line of text stays inline (`inline_image`); the images of a paragraph without text are blocks,
@@ -273,6 +278,7 @@ tokenizer.validateLink = (url) => url.startsWith(MENTION) || isAllowedLinkUrl(ur
 tokenizer.inline.ruler.before('emphasis', 'kb_highlight', highlightTokenize);
 tokenizer.inline.ruler2.before('emphasis', 'kb_highlight', highlightPostProcess);
 tokenizer.use(blocksPlugin);
+tokenizer.use(inlinePlugin);
 tokenizer.core.ruler.push('kb_mentions', mentionsRule);
 tokenizer.core.ruler.push('kb_allowed_urls', allowedUrlsRule);
 tokenizer.core.ruler.push('kb_table_cells', tableCellsRule);
@@ -317,6 +323,7 @@ const parser = new MarkdownParser(schema, tokenizer, {
   link: { mark: 'link', getAttrs: (tok) => ({ href: tok.attrGet('href'), title: tok.attrGet('title') || null }) },
   code_inline: { mark: 'code', noCloseToken: true },
   ...blockTokens,
+  ...inlineTokens,
 });
 
 /**
@@ -459,6 +466,7 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
       state.write(`::embed[${node.attrs.src}]`);
       state.closeBlock(node);
     },
+    date: (state, node) => state.write(`:date[${node.attrs.date}]`),
     linkCard: (state, node) => {
       state.write(`::link[${node.attrs.url}]`);
       state.closeBlock(node);
@@ -544,11 +552,23 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
     bold: { open: '**', close: '**', mixable: true, expelEnclosingWhitespace: true },
     strike: { open: '~~', close: '~~', mixable: true, expelEnclosingWhitespace: true },
     highlight: { open: '==', close: '==', mixable: true, expelEnclosingWhitespace: true },
+    // A stored name outside the palette (none is written) would not read back: its text is written uncoloured.
+    textColor: {
+      open: (_state, mark) => (isTextColour(mark.attrs.color) ? `<span data-color="${mark.attrs.color}">` : ''),
+      close: (_state, mark) => (isTextColour(mark.attrs.color) ? '</span>' : ''),
+      // Spaces inside a span are kept as they are (unlike `** a**`, which is no emphasis).
+      mixable: true,
+    },
+    backgroundColor: {
+      open: (_state, mark) => (isTextColour(mark.attrs.color) ? `<mark data-color="${mark.attrs.color}">` : ''),
+      close: (_state, mark) => (isTextColour(mark.attrs.color) ? '</mark>' : ''),
+      mixable: true,
+    },
     link: defaultMarkdownSerializer.marks.link,
     code: defaultMarkdownSerializer.marks.code,
   },
-  // A `==` in text would read back as a highlight's edge: its first `=` is escaped (`\==`).
-  { hardBreakNodeName: 'hardBreak', escapeExtraCharacters: /=(?==)/g },
+  // A `==` in text would read back as a highlight's edge: its first `=` is escaped (`\==`); so is a colour tag's `<`.
+  { hardBreakNodeName: 'hardBreak', escapeExtraCharacters: new RegExp(`=(?==)|${INLINE_ESCAPES.source}`, 'g') },
 );
 
 /** Document (stored JSON, see `readDocument`, or a node) → Markdown, ending in one newline (empty for an empty document). */

@@ -1,5 +1,6 @@
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { embedProviderName } from './blocks.js';
+import { dayInWords } from './dates.js';
 import { readDocument } from './validate.js';
 
 /** What a leaf node reads as in plain text. */
@@ -18,6 +19,9 @@ function leafText(node: PMNode): string {
     case 'embed':
       // Found by its provider's name and its link (the words of its address: host, path, ids).
       return `${embedProviderName(node.attrs)} ${node.attrs.src ?? ''}`;
+    case 'date':
+      // Found by the words of the day ("7 December 2026").
+      return dayInWords(String(node.attrs.date ?? ''));
     case 'linkCard':
       // Found by the title read from the page when the card was made, and by its link.
       return [node.attrs.title, node.attrs.url].filter(Boolean).join(' ');

@@ -129,6 +129,7 @@ function checkShape(json: unknown, path: string, depth: number, notes: ShapeNote
   if ((type === 'image' || type === 'inlineImage') && !(isObject(attrs) && typeof attrs.src === 'string'))
     return { path, reason: `attribute "src" of ${type} is required` };
   if (type === 'mention' && !(isObject(attrs) && typeof attrs.id === 'string')) return { path, reason: 'attribute "id" of mention is required' };
+  if (type === 'date' && !(isObject(attrs) && typeof attrs.date === 'string')) return { path, reason: 'attribute "date" of date is required (YYYY-MM-DD)' };
   if (type === 'embed') {
     const problem = checkEmbed(attrs, path, notes);
     if (problem) return problem;
@@ -161,6 +162,8 @@ function checkShape(json: unknown, path: string, depth: number, notes: ShapeNote
       }
       if (mark.type === 'link' && !(isObject(mark.attrs) && typeof mark.attrs.href === 'string'))
         return { path: at, reason: 'attribute "href" of link is required' };
+      if ((mark.type === 'textColor' || mark.type === 'backgroundColor') && !(isObject(mark.attrs) && typeof mark.attrs.color === 'string'))
+        return { path: at, reason: `attribute "color" of ${mark.type} is required (a colour's name)` };
     }
   }
   if (content !== undefined) {

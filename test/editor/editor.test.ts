@@ -26,6 +26,7 @@ describe('schema', () => {
         'bulletList',
         'callout',
         'codeBlock',
+        'date',
         'details',
         'detailsContent',
         'detailsSummary',
@@ -57,7 +58,7 @@ describe('schema', () => {
         'audio',
       ].sort(),
     );
-    expect(Object.keys(schema.marks).sort()).toEqual(['bold', 'code', 'highlight', 'italic', 'link', 'strike']);
+    expect(Object.keys(schema.marks).sort()).toEqual(['backgroundColor', 'bold', 'code', 'highlight', 'italic', 'link', 'strike', 'textColor']);
   });
 });
 

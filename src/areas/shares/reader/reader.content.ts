@@ -30,7 +30,7 @@ const REMOVED = new Set(
   ),
 );
 const ATTRIBUTES = new Set(
-  'href src alt title width height colspan rowspan start reversed type checked open datetime class lang dir data-type data-checked data-language data-callout'.split(
+  'href src alt title width height colspan rowspan start reversed type checked open datetime class lang dir data-type data-checked data-language data-callout data-color'.split(
     ' ',
   ),
 );

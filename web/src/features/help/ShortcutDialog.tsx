@@ -44,6 +44,7 @@ const GROUPS: { title: string; rows: Row[] }[] = [
       [[MOD, 'Shift', 'B'], 'Quote'],
       [[MOD, ALT, 'C'], 'Code block'],
       [['Shift', 'Enter'], 'Line break'],
+      [['Enter'], 'Change the date (a date selected)'],
       [[MOD, 'Z'], 'Undo (your own changes only)'],
       [[MOD, 'Shift', 'Z'], 'Redo'],
     ],

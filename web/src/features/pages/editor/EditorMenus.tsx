@@ -24,6 +24,7 @@ import { type CommentAnchor, selectionAnchor } from '../collab/comment-anchors';
 import { slugOfTitle } from '../pages.queries';
 import { EmbedMenu } from './EmbedBox';
 import { LINK_BOX_EVENT, normalizeHref, openLink } from './links';
+import { TextColourMenu } from './TextColourMenu';
 import { MarkButton, toolbarKeys } from './toolbar';
 
 const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -48,7 +49,7 @@ const TURN_INTO: { label: string; run: (editor: Editor) => void; active: (editor
   { label: 'Code block', run: (e) => e.chain().focus().clearNodes().setCodeBlock().run(), active: (e) => e.isActive('codeBlock') },
 ];
 
-/** Bold, italic, strike, code, link, highlight, comment and "Turn into", for the selected text. */
+/** Bold, italic, strike, code, highlight, text colour, link, comment and "Turn into", for the selected text. */
 function SelectionToolbar({ editor, onLink, onComment }: { editor: Editor; onLink: () => void; onComment?: () => void }) {
   const state = useEditorState({
     editor,
@@ -96,6 +97,7 @@ function SelectionToolbar({ editor, onLink, onComment }: { editor: Editor; onLin
       <MarkButton label="Highlight" keys={`${MOD}Shift+H`} pressed={state.highlight} onClick={() => editor.chain().focus().toggleHighlight().run()}>
         <IconHighlight size={16} aria-hidden />
       </MarkButton>
+      <TextColourMenu editor={editor} />
       <MarkButton label="Link" keys={`${MOD}K`} pressed={state.link} onClick={onLink}>
         <IconLink size={16} aria-hidden />
       </MarkButton>

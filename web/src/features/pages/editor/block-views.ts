@@ -1,9 +1,10 @@
 import { checkEmbedUrl, EMBED_ALLOW, EMBED_REFERRER_POLICY, EMBED_SANDBOX } from '@editor/embeds';
 import { type AnyExtension, Extension, InputRule, type NodeViewRendererProps, type Node as TiptapNode } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
-import { Plugin, PluginKey } from '@tiptap/pm/state';
+import { NodeSelection, Plugin, PluginKey } from '@tiptap/pm/state';
 import { Decoration, DecorationSet } from '@tiptap/pm/view';
 import { fileView, mediaView } from './file-views';
+import { dateView, OPEN_DATE_EVENT } from './date-view';
 import { linkCardView } from './link-card-view';
 import { liveBlockView } from './live-block-views';
 import type { UploadTarget } from './uploads';
@@ -386,6 +387,21 @@ export function withBlockView(ext: AnyExtension, target: UploadTarget | null = n
     case 'video':
     case 'audio':
       return node.extend({ addNodeView: () => mediaView(ext.name as 'video' | 'audio') });
+    case 'date':
+      return node.extend({
+        addNodeView: () => dateView,
+        addKeyboardShortcuts() {
+          // Enter on a selected date opens its field (a click does too).
+          return {
+            Enter: ({ editor }) => {
+              const { selection } = editor.state;
+              if (!editor.isEditable || !(selection instanceof NodeSelection) || selection.node.type.name !== 'date') return false;
+              (editor as unknown as { emit(event: string): void }).emit(OPEN_DATE_EVENT);
+              return true;
+            },
+          };
+        },
+      });
     default:
       return ext;
   }

@@ -1,6 +1,7 @@
 import { type Editor, Extension, type Range } from '@tiptap/core';
 import { PluginKey } from '@tiptap/pm/state';
 import { Suggestion } from '@tiptap/suggestion';
+import { todayIso } from './date-view';
 import { renderList, type SuggestionItem } from './SuggestionList';
 
 /** The editor event that asks the menus (EmbedBox.tsx) for the embed box, where the person pastes the link. */
@@ -147,6 +148,19 @@ function blocks(onPick: (editor: Editor, accept: string) => void): (Block & { al
       run: (e, r) =>
         chainAt(e, r)
           .insertContent({ type: 'codeBlock', attrs: { language: 'mermaid' }, content: [{ type: 'text', text: 'graph TD\n  A[Start] --> B[Done]' }] })
+          .run(),
+    },
+    {
+      key: 'date',
+      label: 'Date',
+      hint: 'Today’s date; click it to pick another',
+      aliases: ['today', 'day', 'calendar', 'deadline', 'due'],
+      run: (e, r) =>
+        chainAt(e, r)
+          .insertContent([
+            { type: 'date', attrs: { date: todayIso() } },
+            { type: 'text', text: ' ' },
+          ])
           .run(),
     },
     { key: 'divider', label: 'Divider', hint: 'A horizontal line', aliases: ['hr', 'rule', 'line'], run: (e, r) => chainAt(e, r).setHorizontalRule().run() },

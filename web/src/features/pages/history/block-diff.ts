@@ -1,11 +1,12 @@
+import { dayInWords } from '@editor/dates';
 import { embedProvider } from '@editor/embeds';
 import { diffArrays } from 'diff';
 
 /**
  * Two versions of a page compared block by block (paragraphs, headings, list items, table rows, code blocks), then
  * word by word inside the blocks that changed. Pure and synchronous: it runs in a web worker (diff.worker.ts), so a
- * 1 MB page never holds the main thread. Formatting (bold, italics) is not compared; text, mentions, links (by their
- * address too), checkboxes and block kinds are.
+ * 1 MB page never holds the main thread. Formatting (bold, italics, colour) is not compared; text, mentions, dates,
+ * links (by their address too), checkboxes and block kinds are.
  */
 
 /** A node of the shared schema's JSON (`src/editor/`), as the API returns it. */
@@ -74,6 +75,9 @@ function inlineTokens(nodes: DocNode[] | undefined, out: Token[] = []): Token[] 
       const id = String(node.attrs?.id ?? '');
       const label = String(node.attrs?.label ?? id);
       out.push(id.startsWith('page:') ? { kind: 'page', text: label } : { kind: 'person', text: `@${label}` });
+    } else if (node.type === 'date') {
+      // The day in words, one token: another day is a change.
+      out.push({ kind: 'text', text: dayInWords(String(node.attrs?.date ?? '')) });
     } else if (node.type === 'hardBreak') {
       out.push({ kind: 'break', text: '\n' });
     } else if (node.type === 'image' || node.type === 'inlineImage') {
@@ -91,7 +95,8 @@ function inlineTokens(nodes: DocNode[] | undefined, out: Token[] = []): Token[] 
   return out;
 }
 
-const isInline = (node: DocNode) => node.type === 'text' || node.type === 'mention' || node.type === 'hardBreak' || node.type === 'inlineImage';
+const isInline = (node: DocNode) =>
+  node.type === 'text' || node.type === 'mention' || node.type === 'hardBreak' || node.type === 'inlineImage' || node.type === 'date';
 
 /** The document as a flat list of blocks, in reading order. */
 export function blocksOf(doc: DocNode | null | undefined): Block[] {
