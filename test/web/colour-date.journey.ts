@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
-import { createPage, editorOf, formSignedIn, pageAddress, readPage, useWebApp, visible } from './harness.js';
+import { createPage, editorOf, formSignedIn, pageAddress, readPage, useWebApp, visible, wordAt } from './harness.js';
 
 /**
  * Text colour and dates in the editor: a word coloured from the selection toolbar's "Text colour" menu, a date put in
@@ -15,24 +15,6 @@ let ws: { id: string; hostname: string };
 let space: { id: string; slug: string };
 
 const markdownOf = async (id: string) => (await readPage(web, owner.token, id)).markdown;
-
-/** A word's middle, relative to its block (for a double click that selects it). */
-async function wordAt(editor: ReturnType<typeof editorOf>, word: string) {
-  return editor.evaluate((root, w) => {
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const at = n.textContent?.indexOf(w) ?? -1;
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(n, at);
-      range.setEnd(n, at + w.length);
-      const r = range.getBoundingClientRect();
-      const b = (n.parentElement?.closest('p') ?? (n.parentElement as HTMLElement)).getBoundingClientRect();
-      return { x: r.left - b.left + r.width / 2, y: r.top - b.top + r.height / 2 };
-    }
-    throw new Error(`no ${w}`);
-  }, word);
-}
 
 /** A day as this browser shows a date chip ("Dec 24, 2026" in English). */
 const shownDay = (page: Page, iso: string) =>

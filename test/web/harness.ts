@@ -220,6 +220,25 @@ export async function storedWith(web: WebApp, token: string, id: string, text: s
 /** The page's editable content. */
 export const editorOf = (page: Page) => page.getByRole('textbox', { name: 'Page content' });
 
+/** Where `word` sits inside the editor's paragraph, heading or list item holding it, relative to that element (for a double click that selects it). */
+export async function wordAt(editor: Locator, word: string) {
+  return editor.evaluate((root, w) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const at = n.textContent?.indexOf(w) ?? -1;
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(n, at);
+      range.setEnd(n, at + w.length);
+      const r = range.getBoundingClientRect();
+      const block = (n.parentElement?.closest('p, h1, h2, h3, li') ?? n.parentElement) as HTMLElement;
+      const b = block.getBoundingClientRect();
+      return { x: r.left - b.left + r.width / 2, y: r.top - b.top + r.height / 2 };
+    }
+    throw new Error(`no ${w}`);
+  }, word);
+}
+
 /** Pastes plain text into the page's editor at the caret, as the clipboard would give it. */
 export async function pasteText(page: Page, text: string) {
   await page.evaluate((t) => {

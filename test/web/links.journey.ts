@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
-import { createPage, editorOf, formSignedIn, pageAddress, storedWith as storedIn, typeIn, useWebApp, visible } from './harness.js';
+import { createPage, editorOf, formSignedIn, pageAddress, storedWith as storedIn, typeIn, useWebApp, visible, wordAt } from './harness.js';
 
 const web = useWebApp();
 
@@ -15,25 +15,6 @@ const pageUrl = (p: { id: string; slug: string }) => pageAddress(ws.hostname, sp
 const storedWith = (id: string, text: string, timeout = 10_000) => storedIn(web, owner.token, id, text, timeout);
 
 const titleOf = (page: Page) => page.getByRole('textbox', { name: 'Title', exact: true });
-
-/** Where `word` sits inside the editor's paragraph or heading holding it, relative to that element (for a double-click on it). */
-async function wordAt(editor: ReturnType<typeof editorOf>, word: string) {
-  return editor.evaluate((root, w) => {
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const at = n.textContent?.indexOf(w) ?? -1;
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(n, at);
-      range.setEnd(n, at + w.length);
-      const r = range.getBoundingClientRect();
-      const block = (n.parentElement?.closest('p, h1, h2, h3, li') ?? n.parentElement) as HTMLElement;
-      const b = block.getBoundingClientRect();
-      return { x: r.left - b.left + r.width / 2, y: r.top - b.top + r.height / 2 };
-    }
-    throw new Error(`no ${w}`);
-  }, word);
-}
 
 beforeAll(async () => {
   owner = await createUser(web.t, 'Owner');
