@@ -92,11 +92,12 @@ describe('live blocks', () => {
     await visible(editorOf(page));
     await visible(toc.getByRole('button', { name: 'Contacts' }));
     await visible(subpages.getByRole('link', { name: 'Release notes' }));
-    expect(await subpages.getByRole('listitem').count()).toBe(2);
+    await expect.poll(() => subpages.getByRole('listitem').count()).toBe(2);
     await subpages.getByRole('link', { name: 'First week' }).click();
     await page.waitForURL(/first-week-/);
-    await visible(page.getByRole('textbox', { name: 'Title' }));
-    expect(await page.getByRole('textbox', { name: 'Title' }).inputValue()).toBe('First week');
+    // The address changes at the click; the title field follows once the child's read is in.
+    const title = await visible(page.getByRole('textbox', { name: 'Title' }));
+    await expect.poll(() => title.inputValue()).toBe('First week');
   });
 
   it('fits a phone at 375 px, and says so when a page has no children or headings', async () => {
