@@ -5,8 +5,7 @@
  * through the API; Lighthouse runs 3 times per server (`npx lighthouse`, CHROME_PATH or /usr/bin/chromium) and the
  * median of each category is printed, with the page weight (bytes transferred). Run it on demand, never in tests.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { lighthouse, medianFigures } from './lib/lighthouse.js';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -48,40 +47,10 @@ async function seed(base: string): Promise<string> {
   return `${base}${new URL(url).pathname}`;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function lighthouse(url: string) {
-  const out = `/tmp/lh-${Date.now()}.json`;
-  execFileSync(
-    'npx',
-    [
-      '-y',
-      'lighthouse',
-      url,
-      '--quiet',
-      '--output=json',
-      `--output-path=${out}`,
-      '--only-categories=performance,accessibility,best-practices,seo',
-      '--chrome-flags=--headless=new --no-sandbox',
-    ],
-    { stdio: 'inherit', env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' } },
-  );
-  const report = JSON.parse(readFileSync(out, 'utf8'));
-  const score = (c: string) => Math.round(report.categories[c].score * 100);
-  return {
-    performance: score('performance'),
-    accessibility: score('accessibility'),
-    bestPractices: score('best-practices'),
-    seo: score('seo'),
-    lcpMs: Math.round(report.audits['largest-contentful-paint'].numericValue),
-    tbtMs: Math.round(report.audits['total-blocking-time'].numericValue),
-    bytes: Math.round(report.audits['total-byte-weight'].numericValue),
-  };
-}
-
 for (const base of process.argv.slice(2)) {
   const url = await seed(base);
-  const runs = Array.from({ length: RUNS }, () => lighthouse(url));
-  const summary = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, median(runs.map((r) => r[k as keyof typeof r]))]));
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await lighthouse(url));
+  const summary = medianFigures(runs);
   console.log(JSON.stringify({ server: base, url: url.replace(/\/s\/[^/]+/, '/s/<token>'), runs: RUNS, median: summary }));
 }

@@ -15,11 +15,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, CDPSession, Page } from 'playwright-core';
+import type { Browser, CDPSession } from 'playwright-core';
 import { launchChromium } from './lib/browser.js';
 import { type CpuProfile, heaviest, selfTime } from './lib/cpu-profile.js';
 import { describeLatencies, type Latencies } from './lib/sequential.js';
 import { startTarget } from './lib/target.js';
+import { typeTimed } from './lib/typing.js';
 
 const DIST = path.resolve(process.env.WEB_BENCH_DIST ?? 'web/dist');
 const KEYS = Number(process.env.WEB_BIG_KEYS ?? 40);
@@ -38,29 +39,6 @@ function pageMarkdown(bytes: number) {
   }
   blocks.push('The very end.');
   return blocks.join('\n\n');
-}
-
-/** Keys typed one by one, each timed in the page from its keydown to the frame after the editor's DOM changed. */
-async function typeTimed(page: Page, keys: string): Promise<number[]> {
-  await page.evaluate(`(() => {
-    const w = window;
-    w.__latency = []; w.__down = 0;
-    const el = document.querySelector('[role="textbox"][aria-label="Page content"]');
-    if (!w.__timing) {
-      w.__timing = true;
-      document.addEventListener('keydown', () => { w.__down = performance.now(); }, true);
-      new MutationObserver(() => {
-        const down = w.__down; if (!down) return; w.__down = 0;
-        requestAnimationFrame(() => w.__latency.push(performance.now() - down));
-      }).observe(el, { subtree: true, childList: true, characterData: true });
-    }
-  })()`);
-  for (const key of keys) {
-    await page.keyboard.type(key);
-    await page.waitForTimeout(120);
-  }
-  await page.waitForTimeout(500);
-  return page.evaluate('window.__latency') as Promise<number[]>;
 }
 
 interface PageFigures {

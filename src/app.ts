@@ -1,3 +1,5 @@
+import { OAuthTokens } from './areas/oauth/oauth.authenticate.js';
+import { oauthConnectionsRoutes, registerOAuth } from './areas/oauth/oauth.routes.js';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -119,7 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const httpDeps: HttpDeps = {
     database,
     env,
-    authenticator: new Authenticator(database.db, env.tokens),
+    authenticator: new Authenticator(database.db, env.tokens, new OAuthTokens(database.db)),
     rateLimiter: new RateLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_S, deps.redis, deps.rateLimitKeyPrefix),
     authThrottle: new AuthThrottle(config, deps.redis, deps.rateLimitKeyPrefix),
   };
@@ -157,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sharesRoutes,
     webhooksRoutes,
     linkPreviewsRoutes,
+    oauthConnectionsRoutes,
   ]);
   app.register(async (scope) => goalsRoutes(typed(scope), httpDeps), { prefix: '/api' });
   app.register(async (scope) => researchRoutes(typed(scope), httpDeps), { prefix: '/api' });
@@ -166,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMcp(app, httpDeps, app.bugReports.journeys);
   env.liveDocuments = registerCollab(app, httpDeps, { redis: deps.redis, keyPrefix: deps.rateLimitKeyPrefix });
   registerShareReader(app, httpDeps);
+  registerOAuth(app, httpDeps);
   await registerWebApp(app, config.WEB_DIST_DIR);
   return app;
 }

@@ -116,6 +116,24 @@ const ConfigSchema = z.object({
     .default(512 * 1024),
   /** Link cards: previews one user may ask for in a minute (cached answers count too). */
   LINK_PREVIEW_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60),
+  /** OAuth: how long an access token given to an app lasts (seconds); it is refreshed with its refresh token. */
+  OAUTH_ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** OAuth: how long an unused refresh token lasts (seconds); each use replaces it with a new one. */
+  OAUTH_REFRESH_TOKEN_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(3600)
+    .default(30 * 86_400),
+  /** OAuth: apps may register themselves (RFC 7591 dynamic registration), for clients without a client metadata document. */
+  OAUTH_DYNAMIC_REGISTRATION: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** OAuth: let client metadata documents be fetched from loopback and private addresses (tests, trusted networks); off, such a client_id is refused. */
+  OAUTH_CLIENT_ALLOW_PRIVATE_NETWORK: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Webhooks: let endpoints be loopback, private or link-local addresses (tests, trusted networks); off, they are refused at registration and at every delivery. */
   WEBHOOK_ALLOW_PRIVATE_NETWORK: z
     .enum(['true', 'false'])

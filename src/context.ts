@@ -5,17 +5,21 @@ import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { unauthorized } from './errors.js';
 
-/** Who is acting: a user, through a JWT or one of their API keys. */
+/** Who is acting: a user, through a JWT, one of their API keys, or an access token they gave an app (OAuth). */
 export interface Actor {
   userId: string;
-  via: 'jwt' | 'api_key';
+  via: 'jwt' | 'api_key' | 'oauth';
   apiKeyId: string | null;
   /** The session of a JWT caller (areas/auth/sessions.ts); absent for API keys and internal callers. */
   sessionId?: string;
   /** A read-only API key: every write is refused (REST and MCP alike). Absent: the user's own rights. */
   readOnly?: boolean;
-  /** An API key limited to one workspace: in every other one the actor is not a member. Absent: all the user's workspaces. */
+  /** An API key or app token limited to one workspace: in every other one the actor is not a member. Absent: all the user's workspaces. */
   workspaceId?: string;
+  /** An app token without the `admin` scope: the user's role counts as at most editor. */
+  withoutAdmin?: boolean;
+  /** The connected app (areas/oauth) an app token belongs to. */
+  oauthConnectionId?: string;
 }
 
 /** What every service call receives: never a Fastify request. */

@@ -19,10 +19,12 @@ export const ListMeta = z.object({ page: z.number(), limit: z.number(), total: z
 
 export const WorkspaceIdParams = z.object({ workspaceId: Id });
 
-export const Deleted = z.object({ data: z.object({ id: z.string(), deleted: z.literal(true) }) });
-
 /** `{ data: T }`, the envelope of most results. */
 export const envelope = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+
+/** What deleting something answers: its id, gone. */
+export const DeletedRecord = z.object({ id: z.string(), deleted: z.literal(true) });
+export const Deleted = envelope(DeletedRecord);
 
 export const ErrorBody = z.object({
   error: z.object({

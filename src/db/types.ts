@@ -14,6 +14,7 @@ import type { JobTables } from './tables/jobs.js';
 import type { LocalSyncTables } from './tables/local-sync.js';
 import type { MemoryTables } from './tables/memory.js';
 import type { NotificationsTables } from './tables/notifications.js';
+import type { OAuthTables } from './tables/oauth.js';
 import type { PageRestrictionTables, PagesTables } from './tables/pages.js';
 import type { PersonalPagesTables } from './tables/personal.js';
 import type { ResearchTables } from './tables/research.js';
@@ -115,6 +116,7 @@ export interface DB
     EventsTables,
     NotificationsTables,
     WebhooksTables,
+    OAuthTables,
     PersonalPagesTables {}
 
 export type UserRow = Selectable<UserTable>;

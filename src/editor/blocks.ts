@@ -1,5 +1,6 @@
 import { mergeAttributes, Node } from '@tiptap/core';
 import type { DOMOutputSpec } from '@tiptap/pm/model';
+import { columnExtensions } from './columns.js';
 import { checkEmbedUrl, EMBED_ALLOW, EMBED_PROVIDER_IDS, EMBED_REFERRER_POLICY, EMBED_SANDBOX, embedProvider } from './embeds.js';
 import { fileBlockExtensions } from './file-blocks.js';
 import { LinkCard } from './link-cards.js';
@@ -22,6 +23,7 @@ import { Subpages, TableOfContents } from './live-blocks.js';
  *   Markdown `::file[name](url){size=… type=…}`, `::video[title](url)`, `::audio[title](url)`.
  * - `subpages` and `tableOfContents`: live lists of the page's children and headings (live-blocks.ts); Markdown
  *   `::subpages` and `::toc`, HTML a `<nav data-type>` placeholder.
+ * - `columns` of two or three `column`s, blocks side by side (columns.ts); Markdown `::::columns` / `:::column`.
  * A Mermaid diagram is a code block whose language is `mermaid` (no node of its own).
  */
 
@@ -271,4 +273,5 @@ export const blockExtensions = [
   Subpages,
   TableOfContents,
   ...fileBlockExtensions,
+  ...columnExtensions,
 ];

@@ -6,7 +6,9 @@ import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table
 import { StarterKit } from '@tiptap/starter-kit';
 import { blockExtensions } from './blocks.js';
 import { DateNode } from './dates.js';
+import { FootnoteNode } from './footnotes.js';
 import { Highlight } from './highlight.js';
+import { checkImageAlign, checkImageCaption, checkImageWidth, imageFromHtml, imageHtml } from './images.js';
 import { BackgroundColor, TextColor } from './text-colours.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
 
@@ -111,6 +113,45 @@ const imageChecks = {
   height: size,
 };
 
+/** The block image's attributes as HTML gives them (an `<img>`, or a figure holding one: images.ts). */
+const fromImageHtml = (name: string) => (el: HTMLElement) => {
+  const attrs = imageFromHtml(el);
+  return attrs ? (attrs[name] ?? null) : null;
+};
+const imageHtmlAttr = (name: string, validate?: Check) => ({
+  default: null,
+  parseHTML: fromImageHtml(name),
+  renderHTML: () => ({}),
+  ...(validate ? { validate } : {}),
+});
+
+/**
+ * A picture as a block of its own, with its layout (a width in percent, an alignment, a caption: images.ts). Its HTML
+ * is a plain `<img>`, or a figure when it has a layout; both read back.
+ */
+const BlockImage = Image.extend({
+  addAttributes(this: { parent?: () => Record<string, object> }) {
+    return {
+      ...this.parent?.(),
+      src: imageHtmlAttr('src'),
+      alt: imageHtmlAttr('alt'),
+      title: imageHtmlAttr('title'),
+      width: imageHtmlAttr('width', checkImageWidth),
+      align: imageHtmlAttr('align', checkImageAlign),
+      caption: imageHtmlAttr('caption', checkImageCaption),
+    };
+  },
+  parseHTML() {
+    return [
+      { tag: 'figure', priority: 55, getAttrs: (el: HTMLElement) => (imageFromHtml(el) ? {} : false) },
+      { tag: this.options.allowBase64 ? 'img[src]' : 'img[src]:not([src^="data:"])' },
+    ];
+  },
+  renderHTML({ node }) {
+    return imageHtml(node.attrs);
+  },
+});
+
 /** Elements that make their own line: an image's line of text ends at the nearest of them. */
 const BLOCK_ELEMENTS = new Set(
   'ADDRESS ARTICLE ASIDE BLOCKQUOTE BODY DD DETAILS DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR HTML LI MAIN NAV OL P PRE SECTION SUMMARY TABLE TBODY TD TFOOT TH THEAD TR UL'.split(
@@ -190,7 +231,12 @@ export const extensions: AnyExtension[] = [
   withValidators(TableHeader, cellChecks),
   TaskList,
   withValidators(TaskItem.configure({ nested: true }), { checked: bool }),
-  withValidators(Image.configure({ inline: false, allowBase64: true }), imageChecks),
+  withValidators(BlockImage.configure({ inline: false, allowBase64: true }), {
+    src: imageChecks.src,
+    alt: imageChecks.alt,
+    title: imageChecks.title,
+    height: size,
+  }),
   withValidators(InlineImage.configure({ inline: true, allowBase64: true }), imageChecks),
   withValidators(Mention, {
     id: str(LIMITS.short, /\S/, 'a non-empty id'),
@@ -201,5 +247,6 @@ export const extensions: AnyExtension[] = [
   TextColor,
   BackgroundColor,
   DateNode,
+  FootnoteNode,
   ...blockExtensions,
 ];

@@ -3,6 +3,7 @@ import { Window } from 'happy-dom';
 import { embedSourceOf } from './blocks.js';
 import { checkEmbedUrl } from './embeds.js';
 import { checkMediaUrl, mediaSourceOf } from './file-blocks.js';
+import { footnotesFromHtml, footnotesToHtml } from './footnotes-html.js';
 import { tablesOfContents } from './html-contents.js';
 import { schema, storedSchema } from './schema.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
@@ -91,6 +92,7 @@ function isPlayableMedia(el: Element): boolean {
 export function elementToDocument(root: Element, options: HtmlOptions = {}): HtmlConversion {
   const dropped = new Set<string>();
   for (const el of root.querySelectorAll(QUIET.join(','))) el.remove();
+  for (const lost of footnotesFromHtml(root)) dropped.add(lost);
   for (const el of root.querySelectorAll(UNSUPPORTED.join(','))) {
     if (isEmbedFrame(el) || isPlayableMedia(el)) continue;
     dropped.add(`<${el.tagName.toLowerCase()}> is not supported; dropped`);
@@ -126,7 +128,8 @@ let serializer: DOMSerializer | undefined;
  * A document as HTML, by ProseMirror's DOM serializer of the shared schema (each node's `renderHTML`), which is what
  * `@tiptap/html`'s `generateHTML` does. Into `into` when given (a caller that post-processes the elements), and with
  * `document` when given (a caller converting many documents makes one happy-dom window for all: about ten times faster).
- * A table of contents lists the document's headings as links (html-contents.ts).
+ * A table of contents lists the document's headings as links (html-contents.ts); footnotes are numbered and listed at
+ * the end (footnotes-html.ts).
  * The stored document is trusted to be valid (it was checked when written); what a public reader shows is sanitized by
  * its caller.
  */
@@ -138,6 +141,7 @@ export function documentToHtml(doc: DocJson, options: { document?: Document; int
     const wrap = options.into ?? document.createElement('div');
     serializer.serializeFragment(readDocument(doc).content, { document }, wrap);
     tablesOfContents(wrap);
+    footnotesToHtml(wrap);
     return wrap.innerHTML;
   } finally {
     if (own) {

@@ -5,6 +5,7 @@ import { checkEmbedUrl, MAX_EMBED_URL } from './embeds.js';
 import { checkMediaUrl, cleanMime, MAX_FILE_NAME, MAX_MEDIA_TITLE } from './file-blocks.js';
 import { checkLinkCardUrl } from './link-cards.js';
 import { LIVE_BLOCKS } from './live-blocks.js';
+import { columnsBlock, columnTokens } from './markdown-columns.js';
 import { isAllowedLinkUrl } from './urls.js';
 
 /**
@@ -25,6 +26,7 @@ import { isAllowedLinkUrl } from './urls.js';
  *   take (`javascript:`, `data:`…) leaves the line as text.
  * - `::subpages` and `::toc` on a line of their own → the live blocks of live-blocks.ts (nothing else on the line: a
  *   label or attributes after the name leave the line as text).
+ * - `::::columns` with its `:::column`s → columns (markdown-columns.ts).
  */
 
 const lineOf = (state: StateBlock, line: number) => state.src.slice(state.bMarks[line] + state.tShift[line], state.eMarks[line]);
@@ -316,6 +318,7 @@ function alertsRule(state: StateCore) {
 
 export function blocksPlugin(md: ReturnType<typeof MarkdownIt>): void {
   const alt = ['paragraph', 'reference', 'blockquote', 'list'];
+  md.block.ruler.before('fence', 'kb_columns', columnsBlock, { alt });
   md.block.ruler.before('fence', 'kb_callout', calloutBlock, { alt });
   md.block.ruler.before('fence', 'kb_details', detailsBlock, { alt });
   md.block.ruler.before('fence', 'kb_math_block', mathBlock, { alt });
@@ -343,5 +346,6 @@ export const blockTokens = {
   media_video: { node: 'video', getAttrs: (tok: Token) => ({ src: tok.attrGet('url'), title: tok.attrGet('label') || null }), noCloseToken: true },
   media_audio: { node: 'audio', getAttrs: (tok: Token) => ({ src: tok.attrGet('url'), title: tok.attrGet('label') || null }), noCloseToken: true },
   ...Object.fromEntries(LIVE_BLOCKS.map((b) => [`live_block_${b.directive}`, { node: b.name, noCloseToken: true }])),
+  ...columnTokens,
   link_card: { node: 'linkCard', getAttrs: (tok: Token) => ({ url: tok.attrGet('url'), title: null }), noCloseToken: true },
 };

@@ -1,12 +1,14 @@
 import type { Node as PMNode } from '@tiptap/pm/model';
 import MarkdownIt, { type StateCore, type StateInline, type Token } from 'markdown-it';
 import { defaultMarkdownSerializer, MarkdownParser, MarkdownSerializer, type MarkdownSerializerState } from 'prosemirror-markdown';
+import { cleanCaption, imageAttrList, readImageAttrList } from './images.js';
+import { footnotesPlugin, footnoteTokens, withFootnoteDefinitions, writeFootnote } from './footnotes-markdown.js';
 import { LIVE_BLOCKS } from './live-blocks.js';
 import { blocksPlugin, blockTokens, mediaDirective } from './markdown-blocks.js';
 import { INLINE_ESCAPES, inlinePlugin, inlineTokens } from './markdown-inline.js';
 import { schema } from './schema.js';
-import { isTextColour } from './text-colours.js';
 import { isNode } from './text.js';
+import { isTextColour } from './text-colours.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls.js';
 import { type DocJson, documentError, parseDocument, readDocument } from './validate.js';
 
@@ -18,11 +20,15 @@ import { type DocJson, documentError, parseDocument, readDocument } from './vali
  * - mentions: `[@Label](mention:<id>)`, a link with the `mention:` scheme (readable anywhere Markdown is);
  * - an image alone in its paragraph (or in one of images only) is a block image; one inside a line of text (an
  *   icon in a sentence) stays there, an `inlineImage`; images in a heading without text move after it;
+ * - a block image's title slot is its caption, and its layout an attribute list right after it:
+ *   `![alt](src "caption"){width=50% align=center}` (images.ts);
  * - tables: GFM pipe tables; the first row is the header; column alignment kept; a cell holds one line of inline
  *   content (several blocks in a cell are joined with spaces; colspan/rowspan are not expressible);
  * - highlight: `==text==` (as Obsidian, Typora and markdown-it-mark write it); a `==` in plain text is written `\==`;
  * - text colour: `<span data-color="red">text</span>`, background colour `<mark data-color="red">text</mark>`, the
  *   only HTML read (a palette name only; see markdown-inline.ts); dates `:date[2026-12-07]`;
+ * - columns: `::::columns`, then each column as `:::column` … `:::`, then `::::` (see markdown-columns.ts);
+ * - footnotes: GFM's `[^1]` and `[^1]: text` (definitions written at the end; see footnotes-markdown.ts);
  * - raw HTML is not interpreted (kept as text);
  * - a paragraph that is a lone `\\` is an empty paragraph (Outline writes empty paragraphs so). The writer uses it
  *   where an empty paragraph carries structure: the empty first paragraph of a list item with more blocks after it
@@ -165,7 +171,8 @@ function emptyParagraphsRule(state: StateCore) {
 const isBlank = (t: Token) =>
   (t.type === 'text' && t.content.trim() === '') || t.type === 'softbreak' || t.type === 'hardbreak' || t.type === 'colour_open' || t.type === 'colour_close';
 /** What makes a line of text around an image: words, code, a mention, a date. */
-const isText = (t: Token) => (t.type === 'text' && t.content.trim() !== '') || t.type === 'code_inline' || t.type === 'mention' || t.type === 'date';
+const isText = (t: Token) =>
+  (t.type === 'text' && t.content.trim() !== '') || t.type === 'code_inline' || t.type === 'mention' || t.type === 'date' || t.type === 'footnote';
 
 /**
  * An image in a line of text stays inline (`inline_image`); the images of a paragraph without text are blocks,
@@ -221,6 +228,29 @@ function blockImagesRule(state: StateCore) {
     i += 2;
   }
   state.tokens = out;
+}
+
+/**
+ * `{width=50% align=center}` right after an image is its layout (images.ts): taken off the text that follows and kept
+ * on the image's token. Runs before `blockImagesRule`, so the list is no text that would keep the image inline.
+ */
+function imageAttrListsRule(state: StateCore) {
+  for (const block of state.tokens) {
+    const children = block.children;
+    if (block.type !== 'inline' || !children) continue;
+    let emptied = false;
+    for (let i = 0; i < children.length - 1; i++) {
+      const next = children[i + 1];
+      if (children[i].type !== 'image' || next.type !== 'text') continue;
+      const list = readImageAttrList(next.content);
+      if (!list) continue;
+      if (list.width !== null) children[i].attrSet('data-width', String(list.width));
+      if (list.align !== null) children[i].attrSet('data-align', list.align);
+      next.content = next.content.slice(list.length);
+      emptied ||= next.content === '';
+    }
+    if (emptied) block.children = children.filter((c) => c.type !== 'text' || c.content !== '');
+  }
 }
 
 const EQUALS = 0x3d;
@@ -279,10 +309,12 @@ tokenizer.inline.ruler.before('emphasis', 'kb_highlight', highlightTokenize);
 tokenizer.inline.ruler2.before('emphasis', 'kb_highlight', highlightPostProcess);
 tokenizer.use(blocksPlugin);
 tokenizer.use(inlinePlugin);
+tokenizer.use(footnotesPlugin);
 tokenizer.core.ruler.push('kb_mentions', mentionsRule);
 tokenizer.core.ruler.push('kb_allowed_urls', allowedUrlsRule);
 tokenizer.core.ruler.push('kb_table_cells', tableCellsRule);
 tokenizer.core.ruler.push('kb_task_lists', taskListsRule);
+tokenizer.core.ruler.push('kb_image_attr_lists', imageAttrListsRule);
 tokenizer.core.ruler.push('kb_block_images', blockImagesRule);
 tokenizer.core.ruler.push('kb_empty_paragraphs', emptyParagraphsRule);
 
@@ -292,6 +324,14 @@ const imageAttrs = (tok: Token) => ({
   src: tok.attrGet('src'),
   title: tok.attrGet('title') || null,
   alt: tok.children?.map((c) => c.content).join('') || null,
+});
+/** A block image: its title slot is its caption; its layout came from its attribute list (`imageAttrListsRule`). */
+const blockImageAttrs = (tok: Token) => ({
+  ...imageAttrs(tok),
+  title: null,
+  caption: cleanCaption(tok.attrGet('title')),
+  width: Number(tok.attrGet('data-width')) || null,
+  align: tok.attrGet('data-align') || null,
 });
 
 const parser = new MarkdownParser(schema, tokenizer, {
@@ -306,7 +346,7 @@ const parser = new MarkdownParser(schema, tokenizer, {
   code_block: { block: 'codeBlock', noCloseToken: true },
   fence: { block: 'codeBlock', getAttrs: (tok) => ({ language: tok.info.trim().split(/\s+/)[0].slice(0, 64).replace(/`/g, '') || null }), noCloseToken: true },
   hr: { node: 'horizontalRule' },
-  image: { node: 'image', getAttrs: imageAttrs },
+  image: { node: 'image', getAttrs: blockImageAttrs },
   inline_image: { node: 'inlineImage', getAttrs: imageAttrs },
   hardbreak: { node: 'hardBreak' },
   mention: { node: 'mention', getAttrs: (tok) => ({ id: tok.attrGet('id'), label: tok.attrGet('label') || null }) },
@@ -324,6 +364,7 @@ const parser = new MarkdownParser(schema, tokenizer, {
   code_inline: { mark: 'code', noCloseToken: true },
   ...blockTokens,
   ...inlineTokens,
+  ...footnoteTokens,
 });
 
 /**
@@ -407,9 +448,16 @@ function readsAsBlock(text: string, node: PMNode, parent: PMNode, index: number)
   return startsLine && endsLine && BLOCK_LINE.test(text);
 }
 
+/**
+ * An image as Markdown: a block image's title slot carries its caption (a title without a caption is written there too,
+ * and reads back as the caption), followed by its layout's attribute list when it has one.
+ */
 function imageMarkdown(state: MarkdownSerializerState, node: PMNode): string {
-  const { src, alt, title } = node.attrs;
-  return `![${state.esc(alt ?? '')}](${String(src).replace(/[()\s]/g, (c) => encodeURIComponent(c))}${title ? ` "${title.replace(/"/g, '\\"')}"` : ''})`;
+  const { src, alt } = node.attrs;
+  const block = node.type.name === 'image';
+  const title: string | null = (block ? node.attrs.caption : null) ?? node.attrs.title;
+  const slot = title ? ` "${title.replace(/[\\"&]/g, (c) => `\\${c}`)}"` : '';
+  return `![${state.esc(alt ?? '')}](${String(src).replace(/[()\s]/g, (c) => encodeURIComponent(c))}${slot})${block ? imageAttrList(node.attrs) : ''}`;
 }
 
 const serializer: MarkdownSerializer = new MarkdownSerializer(
@@ -434,6 +482,20 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
     },
     callout: (state, node) => {
       state.write(`:::${node.attrs.type}${node.attrs.icon ? ` ${node.attrs.icon}` : ''}`);
+      state.ensureNewLine();
+      state.renderContent(node);
+      state.write(':::');
+      state.closeBlock(node);
+    },
+    columns: (state, node) => {
+      state.write('::::columns');
+      state.ensureNewLine();
+      state.renderContent(node);
+      state.write('::::');
+      state.closeBlock(node);
+    },
+    column: (state, node) => {
+      state.write(':::column');
       state.ensureNewLine();
       state.renderContent(node);
       state.write(':::');
@@ -467,6 +529,7 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
       state.closeBlock(node);
     },
     date: (state, node) => state.write(`:date[${node.attrs.date}]`),
+    footnote: writeFootnote,
     linkCard: (state, node) => {
       state.write(`::link[${node.attrs.url}]`);
       state.closeBlock(node);
@@ -574,6 +637,6 @@ const serializer: MarkdownSerializer = new MarkdownSerializer(
 /** Document (stored JSON, see `readDocument`, or a node) → Markdown, ending in one newline (empty for an empty document). */
 export function documentToMarkdown(doc: PMNode | unknown): string {
   const node = isNode(doc) ? doc : readDocument(doc);
-  const out = serializer.serialize(node, { tightLists: true }).replace(/\s+$/, '');
+  const out = withFootnoteDefinitions(() => serializer.serialize(node, { tightLists: true }).replace(/\s+$/, ''));
   return out ? `${out}\n` : '';
 }

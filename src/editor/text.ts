@@ -14,6 +14,8 @@ function leafText(node: PMNode): string {
     case 'mathBlock':
       return node.attrs.latex ?? '';
     case 'image':
+      // Found by its alt text and its caption.
+      return [node.attrs.alt, node.attrs.caption].filter(Boolean).join(' ');
     case 'inlineImage':
       return node.attrs.alt ?? '';
     case 'embed':
@@ -22,6 +24,9 @@ function leafText(node: PMNode): string {
     case 'date':
       // Found by the words of the day ("7 December 2026").
       return dayInWords(String(node.attrs.date ?? ''));
+    case 'footnote':
+      // Its note, in brackets after the word it belongs to (so the two words do not run together).
+      return node.attrs.text ? ` (${node.attrs.text})` : '';
     case 'linkCard':
       // Found by the title read from the page when the card was made, and by its link.
       return [node.attrs.title, node.attrs.url].filter(Boolean).join(' ');

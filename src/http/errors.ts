@@ -1,3 +1,4 @@
+import { resourcePathOf } from '../areas/oauth/oauth.scopes.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../errors.js';
 
@@ -55,6 +56,16 @@ export function toAppError(err: FastifyError | Error): AppError {
   return new AppError('INTERNAL_ERROR', 'An unexpected error occurred; it has been logged with the request id');
 }
 
+/**
+ * The challenge of a 401 (RFC 9110 asks one of every 401; RFC 6750 says how for bearer tokens): `Bearer realm="kb"`,
+ * with `error="invalid_token"` when a bearer token was sent and refused (wrong, revoked or expired).
+ */
+export function bearerChallenge(request: FastifyRequest): string {
+  const sentToken = /^bearer\s+\S/i.test(request.headers.authorization ?? '');
+  const metadata = `${request.server.publicBase()}/.well-known/oauth-protected-resource${resourcePathOf(request.url)}`;
+  return `Bearer realm="kb", resource_metadata="${metadata}"${sentToken ? ', error="invalid_token"' : ''}`;
+}
+
 export function sendError(reply: FastifyReply, err: AppError) {
   // Refused before the whole body was read (an upload over its limit, or refused at its first field): the rest of the
   // body is read and dropped, so the client, still sending, gets this answer rather than a broken pipe, and the socket
@@ -66,6 +77,7 @@ export function sendError(reply: FastifyReply, err: AppError) {
   }
   // A refusal that knows when to come back says so the standard way too.
   if (err.status === 429 && typeof err.details.retryAfter === 'number') reply.header('retry-after', err.details.retryAfter);
+  if (err.status === 401) reply.header('www-authenticate', bearerChallenge(reply.request));
   return reply.status(err.status).send({ error: { code: err.code, message: err.message, details: err.details } });
 }
 

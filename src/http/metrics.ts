@@ -69,6 +69,7 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDeps) {
       config: { public: true, rateLimit: false },
       schema: {
         tags: ['health'],
+        security: [{ metricsToken: [] }],
         summary:
           'Prometheus metrics (text format); requires `Authorization: Bearer <METRICS_TOKEN>`, 404 when METRICS_TOKEN is unset; 429 after AUTH_RATE_LIMIT_MAX wrong tokens from one address',
       },

@@ -2,8 +2,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { OpenAPIV3 } from 'openapi-types';
+import { finishDocument } from './openapi-document.js';
 
-/** OpenAPI 3, generated from the zod schemas the routes validate with; JSON at /api/openapi.json, browsable at /api/docs. */
+/**
+ * OpenAPI 3, generated from the zod schemas the routes validate with and finished by openapi-document.ts (operation
+ * ids, tags, error answers); JSON at /api/openapi.json, browsable at /api/docs.
+ */
 export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
@@ -16,9 +21,15 @@ export async function registerOpenApi(app: FastifyInstance) {
           'Errors are `{ error: { code, message, details } }`; every response carries `X-Request-Id` and the `X-RateLimit-*` headers.',
       },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`kb_…`) or a JWT from /auth/login' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`kb_…`) or a JWT from /auth/login' },
+          metricsToken: { type: 'http', scheme: 'bearer', description: 'The service’s METRICS_TOKEN (for a Prometheus scraper)' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
+    transformObject: (documents) => ('openapiObject' in documents ? finishDocument(documents.openapiObject as OpenAPIV3.Document) : documents.swaggerObject),
   });
   // The browsable reference is open to all, like the document it shows.
   app.addHook('onRoute', (route) => {

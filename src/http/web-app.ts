@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONTENT_SECURITY_POLICY } from './security-headers.js';
 
 /** Paths the service answers itself: an unknown one there is a JSON 404, never the app's HTML. */
-const SERVICE_PATH = /^\/(api|mcp|mcp-standard)(\/|$)/;
+const SERVICE_PATH = /^\/(api|mcp|mcp-standard|\.well-known)(\/|$)/;
 /** Vite names files under assets/ by content hash, so a name never changes meaning and may be cached for good. */
 const ASSETS = 'assets/';
 const IMMUTABLE = 'public, max-age=31536000, immutable';

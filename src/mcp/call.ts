@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { AppError, readOnlyKeyRefusal } from '../errors.js';
 import { toAppError } from '../http/errors.js';
@@ -55,18 +56,28 @@ export async function callTool(registry: ToolRegistry, ctx: Ctx, env: ToolEnv, n
   return tool.handler(toolCtx, parsed.data as never);
 }
 
-/** A handler's value as an MCP result: the JSON as text, and as structured content (always an object). */
+/** A handler's value as an MCP result: the JSON as text, and as structured content (always an object: `{ result }` around any other value). */
 export function toolResult(value: unknown): ToolResult {
   const structured = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value ?? null };
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: false };
 }
 
-/** An error as an MCP result (`isError: true`): the code first in the text, then the message and details as JSON. */
+/** What `toolResult` makes structured content of a value `output` describes: the value, if it is an object; else `{ result }`. */
+export const structuredContentSchema = (output: z.ZodType): z.ZodType => (isObjectSchema(output) ? output : z.object({ result: output }));
+
+const isObjectSchema = (schema: z.ZodType): boolean =>
+  schema instanceof z.ZodObject || (schema instanceof z.ZodUnion && (schema.options as z.ZodType[]).every(isObjectSchema));
+
+/**
+ * An error as an MCP result (`isError: true`): the code first in the text, then the message and details as JSON. No
+ * `structuredContent`: a tool's `outputSchema` describes its results, and clients check a structured error against
+ * it too (the official SDK's does, and throws "does not match the tool's output schema" in place of the error).
+ */
 export function errorResult(err: unknown): { result: ToolResult; error: AppError } {
   const e = toAppError(err as Error);
   const error = { code: e.code, status: e.status, message: e.message, details: e.details };
   return {
-    result: { content: [{ type: 'text', text: `${e.code}: ${e.message}\n${JSON.stringify({ error })}` }], structuredContent: { error }, isError: true },
+    result: { content: [{ type: 'text', text: `${e.code}: ${e.message}\n${JSON.stringify({ error })}` }], isError: true },
     error: e,
   };
 }

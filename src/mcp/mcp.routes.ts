@@ -6,8 +6,8 @@ import { ctxOf, type HttpDeps } from '../http/request-context.js';
 import { BEARER, typed } from '../http/routes.js';
 import { callTool, toolResult } from './call.js';
 import { instructions } from './instructions.js';
-import { ToolSearchBody } from './meta.tools.js';
-import type { ToolRegistry } from './registry.js';
+import { ScoredToolOut, ToolOut, ToolSearchBody } from './meta.tools.js';
+import { seedNamed, type ToolRegistry } from './registry.js';
 import { CAPABILITIES, PROTOCOL_VERSION, SERVER_INFO } from './server-info.js';
 import type { ToolEnv } from './tool.js';
 
@@ -22,20 +22,6 @@ export const CallToolBody = z.object({
   arguments: z.record(z.string(), z.unknown()).optional().describe('The tool’s arguments (see its inputSchema)'),
 });
 
-const ToolOut = z.object({
-  name: z.string(),
-  title: z.string(),
-  description: z.string(),
-  category: z.string(),
-  inputSchema: z.record(z.string(), z.unknown()),
-  annotations: z.object({
-    title: z.string(),
-    readOnlyHint: z.boolean(),
-    destructiveHint: z.boolean().optional(),
-    idempotentHint: z.boolean().optional(),
-    openWorldHint: z.boolean().optional(),
-  }),
-});
 const CategoryOut = z.object({ id: z.string(), name: z.string(), description: z.string(), toolCount: z.number() });
 const CallToolOut = z.object({
   content: z.array(z.object({ type: z.literal('text'), text: z.string() })),
@@ -45,7 +31,8 @@ const CallToolOut = z.object({
 
 /**
  * The tool protocol as plain JSON endpoints (all POST): initialize, list_tools, search_tools, list_categories,
- * get_tools_by_category, call_tool. Served at `prefix` (`/api/mcp-standard` and `/mcp-standard`).
+ * get_tools_by_category, call_tool. Served at `prefix` (`/api/mcp-standard` and `/mcp-standard`). Tools keep the names the
+ * seed's interface gave them here (`knowledge.search`); either name calls the tool.
  */
 export function mcpStandardRoutes(app: FastifyInstance, deps: HttpDeps, registry: ToolRegistry, journeys: JourneyStore, hide: boolean) {
   const api = typed(app);
@@ -82,7 +69,7 @@ export function mcpStandardRoutes(app: FastifyInstance, deps: HttpDeps, registry
         response: { 200: z.object({ tools: z.array(ToolOut) }) },
       },
     },
-    async () => ({ tools: registry.list() }),
+    async () => ({ tools: registry.list().map(seedNamed) }),
   );
   api.post(
     '/search_tools',
@@ -91,10 +78,10 @@ export function mcpStandardRoutes(app: FastifyInstance, deps: HttpDeps, registry
         ...base,
         summary: 'Tools ranked by how well their name, description and category match the query (BM25)',
         body: ToolSearchBody,
-        response: { 200: z.object({ tools: z.array(ToolOut.extend({ score: z.number() })) }) },
+        response: { 200: z.object({ tools: z.array(ScoredToolOut) }) },
       },
     },
-    async (req) => ({ tools: registry.search(req.body.query, req.body.limit) }),
+    async (req) => ({ tools: registry.search(req.body.query, req.body.limit).map(seedNamed) }),
   );
   api.post(
     '/list_categories',
@@ -114,7 +101,7 @@ export function mcpStandardRoutes(app: FastifyInstance, deps: HttpDeps, registry
     async (req) => {
       const category = registry.category(req.body.category);
       if (!category) throw notFoundCategory(req.body.category);
-      return { category, tools: registry.byCategory(category.id) };
+      return { category, tools: registry.byCategory(category.id).map(seedNamed) };
     },
   );
   api.post(

@@ -1,16 +1,23 @@
 import MiniSearch from 'minisearch';
 import { z } from 'zod';
+import { structuredContentSchema } from './call.js';
 import * as catalog from './catalog.js';
 import { CATEGORIES, type CategoryId } from './categories.js';
 import type { AnyTool, ToolAnnotations, ToolCatalog } from './tool.js';
 
-/** A tool as clients see it (`tools/list`, `/mcp-standard/list_tools`). */
+/** A JSON Schema of an object, as MCP wants a tool's `inputSchema` and `outputSchema`. */
+export type ObjectSchema = { type: 'object'; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
+
+/**
+ * A tool as clients see it (`tools/list`, `/mcp-standard/list_tools`). Its `outputSchema` is kept apart
+ * (`ToolRegistry.outputSchema`): `/api/mcp` lists it, the seed's `/mcp-standard` does not.
+ */
 export interface ToolDescriptor {
   name: string;
   title: string;
   description: string;
   category: CategoryId;
-  inputSchema: { type: 'object'; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
+  inputSchema: ObjectSchema;
   annotations: ToolAnnotations & { title: string };
 }
 
@@ -21,8 +28,18 @@ export interface Category {
   toolCount: number;
 }
 
-/** A tool name: lower-case words joined by underscores, area first; `knowledge.search` is the one exception. */
-export const TOOL_NAME = /^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)*|knowledge\.search)$/;
+/** A tool name: lower-case words joined by underscores, area first (several model APIs refuse a dot in a function name). */
+export const TOOL_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+
+/**
+ * Names the seed's interface gave tools before they followed the rule: still callable everywhere, and what the
+ * seed's `/mcp-standard` endpoints list (unchanged for clients written against it); `/api/mcp` lists the new name.
+ */
+export const SEED_NAMES: Readonly<Record<string, string>> = { knowledge_search: 'knowledge.search' };
+const CANONICAL = new Map(Object.entries(SEED_NAMES).map(([name, seed]) => [seed, name]));
+
+/** A tool's descriptor under the name the seed's interface gave it (the same descriptor for every other tool). */
+export const seedNamed = <D extends { name: string }>(d: D): D => (SEED_NAMES[d.name] ? { ...d, name: SEED_NAMES[d.name] } : d);
 
 /** Words too common in a request to tell tools apart. */
 const STOP = new Set(
@@ -46,11 +63,20 @@ function normalize(term: string): string | null {
  */
 export const argumentsSchema = (tool: AnyTool) => tool.input.strict();
 
-/** The JSON Schema of a tool's arguments: what its arguments schema accepts as input. */
-export function inputSchemaOf(tool: AnyTool): ToolDescriptor['inputSchema'] {
-  const { $schema: _, ...schema } = z.toJSONSchema(argumentsSchema(tool), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return { ...schema, type: 'object' };
+/**
+ * A zod schema of an object as JSON Schema: the values it accepts as input. For arguments that is what a call may
+ * send; for a result, what a handler may return (the type its handler is checked against), sent as it is, unparsed.
+ */
+function objectSchemaOf(schema: z.ZodType): ObjectSchema {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...json, type: 'object' };
 }
+
+/** The JSON Schema of a tool's arguments: what its arguments schema accepts as input. */
+export const inputSchemaOf = (tool: AnyTool) => objectSchemaOf(argumentsSchema(tool));
+
+/** The JSON Schema of a tool's `structuredContent` (MCP `outputSchema`): what its output schema describes, wrapped as a result wraps it. */
+export const outputSchemaOf = (tool: AnyTool) => objectSchemaOf(structuredContentSchema(tool.output));
 
 /**
  * The catalog: every tool by name, their descriptors (JSON Schema computed once), the categories with their counts,
@@ -61,6 +87,7 @@ export class ToolRegistry implements ToolCatalog {
   private readonly byName = new Map<string, AnyTool>();
   private readonly argumentSchemas = new Map<string, z.ZodObject>();
   private readonly descriptors = new Map<string, ToolDescriptor>();
+  private readonly outputSchemas = new Map<string, ObjectSchema>();
   private readonly index: MiniSearch;
 
   constructor(tools: readonly AnyTool[]) {
@@ -79,6 +106,7 @@ export class ToolRegistry implements ToolCatalog {
         inputSchema: inputSchemaOf(tool),
         annotations: { title: tool.title, ...tool.annotations },
       });
+      this.outputSchemas.set(tool.name, outputSchemaOf(tool));
     }
     this.index = new MiniSearch({
       fields: ['name', 'title', 'category', 'description'],
@@ -106,19 +134,27 @@ export class ToolRegistry implements ToolCatalog {
     );
   }
 
+  /** The tool called `name`, or whose seed name it is (`knowledge.search`). */
   get(name: string): AnyTool | undefined {
-    return this.byName.get(name);
+    return this.byName.get(CANONICAL.get(name) ?? name);
   }
 
   /** The schema that validates a call's arguments. */
   argumentsOf(name: string): z.ZodObject | undefined {
-    return this.argumentSchemas.get(name);
+    return this.argumentSchemas.get(CANONICAL.get(name) ?? name);
   }
 
   describe(name: string): ToolDescriptor {
     const d = this.descriptors.get(name);
     if (!d) throw new Error(`No tool ${name}`);
     return d;
+  }
+
+  /** The JSON Schema of what the tool answers (its `structuredContent`). */
+  outputSchema(name: string): ObjectSchema {
+    const schema = this.outputSchemas.get(name);
+    if (!schema) throw new Error(`No tool ${name}`);
+    return schema;
   }
 
   list(): ToolDescriptor[] {

@@ -2,6 +2,7 @@ import type { Ctx } from '../context.js';
 import { AppError } from '../errors.js';
 import { getPage, listRecentPages } from '../areas/pages/pages.service.js';
 import { listWorkspaces } from '../areas/workspaces/workspaces.service.js';
+import type { PageRef } from './tool.js';
 
 /** Pages as MCP resources: `kb://pages/<pageId>`, read as Markdown. */
 export const PAGE_URI_PREFIX = 'kb://pages/';
@@ -17,6 +18,16 @@ export interface PageResource {
 }
 
 const MAX_WORKSPACES = 20;
+
+/** Pages named by a tool's result as MCP `resource_link` content, once each, in the result's order. */
+export function pageLinks(pages: PageRef[]) {
+  const seen = new Set<string>();
+  return pages.flatMap((p) => {
+    if (seen.has(p.id)) return [];
+    seen.add(p.id);
+    return [{ type: 'resource_link' as const, uri: `${PAGE_URI_PREFIX}${encodeURIComponent(p.id)}`, name: p.title, mimeType: 'text/markdown' as const }];
+  });
+}
 
 /**
  * The most recently edited pages the caller can read (the `x-workspace-id` workspace, else all of theirs), newest

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
 
 /** Who this server is, for `initialize` on both the JSON endpoints and the standard transport. */
 export const SERVER_INFO = { name: pkg.name, title: 'Knowledge base and task manager', version: pkg.version };
-export const PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION;
+/** What the JSON endpoints (`/mcp-standard`, the seed's interface) say they speak: the 2025 revision, unchanged. `/api/mcp` serves 2026-07-28 too. */
+export const PROTOCOL_VERSION = '2025-11-25';
 export const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } };

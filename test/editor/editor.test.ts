@@ -26,6 +26,8 @@ describe('schema', () => {
         'bulletList',
         'callout',
         'codeBlock',
+        'column',
+        'columns',
         'date',
         'details',
         'detailsContent',
@@ -33,6 +35,7 @@ describe('schema', () => {
         'doc',
         'embed',
         'fileAttachment',
+        'footnote',
         'hardBreak',
         'heading',
         'horizontalRule',
@@ -188,7 +191,7 @@ describe('Markdown', () => {
     expect(code).toEqual({ type: 'codeBlock', attrs: { language: 'py' }, content: [text('x')] });
     expect(table.content[0].content[0]).toMatchObject({ type: 'tableHeader', attrs: { align: 'center' }, content: [p(text('h'))] });
     expect(table.content[1].content[0]).toMatchObject({ type: 'tableCell', content: [p(text('c'))] });
-    expect(image).toEqual({ type: 'image', attrs: { src: 'https://x/i.png', alt: 'a', title: null, width: null, height: null } });
+    expect(image).toEqual({ type: 'image', attrs: { src: 'https://x/i.png', alt: 'a', title: null, width: null, height: null, align: null, caption: null } });
     expect(strike.content[0]).toEqual(text('s', [{ type: 'strike' }]));
   });
 

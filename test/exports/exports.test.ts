@@ -64,7 +64,7 @@ beforeAll(async () => {
   });
   expect(uploaded.status).toBe(201);
   attachmentId = uploaded.body.data.id;
-  // Links of every kind the editor stores: a page mention, an app URL of a page, an attachment image.
+  // Links of every kind the editor stores: a page mention, an app URL of a page, an attachment image, file and video.
   await setMarkdown(
     ws.editor,
     ids.Setup,
@@ -74,6 +74,10 @@ beforeAll(async () => {
       `![diagram](/api/v1/attachments/${attachmentId}/download)`,
       '',
       `Click ![icon](/api/v1/attachments/${attachmentId}/download) to zoom.`,
+      '',
+      `::file[diagram.png](/api/v1/attachments/${attachmentId}/download){size=${png.length} type="image/png"}`,
+      '',
+      `::video[Walkthrough](/api/v1/attachments/${attachmentId}/download)`,
       '',
       'Back to [@Guide](mention:page%3A' + ids.Guide + ').',
       '',
@@ -169,6 +173,8 @@ describe('exports: the zip', () => {
     expect(setup).toContain('![diagram](_attachments/diagram.png)');
     // An image inside a line of text stays in it, its address relative too.
     expect(setup).toContain('Click ![icon](_attachments/diagram.png) to zoom.');
+    expect(setup).toContain(`::file[diagram.png](_attachments/diagram.png){size=${png.length} type="image/png"}`);
+    expect(setup).toContain('::video[Walkthrough](_attachments/diagram.png)');
     expect(setup).toContain('[@Guide](../Guide.md)');
     expect(files.get('Guide/Setup/Install/Linux.md')?.toString()).toContain('Linux text.');
     expect([...files.keys()].some((p) => p.includes('Old'))).toBe(false);
@@ -195,6 +201,8 @@ describe('exports: the zip', () => {
     expect(setup).toContain('href="Setup/Install/Linux.html"');
     expect(setup).toContain('src="_attachments/diagram.png"');
     expect(setup).toMatch(/<p>Click <img src="_attachments\/diagram.png" alt="icon"[^>]*> to zoom.<\/p>/);
+    expect(setup).toMatch(/<a href="_attachments\/diagram.png" class="file"[^>]*download="diagram.png"/);
+    expect(setup).toMatch(/<video src="_attachments\/diagram.png"/);
     expect(setup).toContain('href="../Guide.html"');
     expect(files.get('hidden a b.html')?.toString()).toContain('<title>.hidden/a: b?</title>');
   });

@@ -1,3 +1,4 @@
+import { publicUrlOf } from '../../src/config.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createTestApp, type Response, type TestApp } from '../helpers/app.js';
@@ -65,6 +66,22 @@ describe('error mapping', () => {
     expectError(await t.request({ method: 'POST', url: '/api/v1/workspaces/x/y/z', token: ann.token, body: {} }), 404, 'NOT_FOUND');
     // GET of another path is the web app's (test/foundation/web-app.test.ts); other methods stay a JSON 404.
     expectError(await t.request({ method: 'POST', url: '/elsewhere', body: {} }), 404, 'NOT_FOUND');
+  });
+
+  it('challenges every 401 with WWW-Authenticate: Bearer (invalid_token when a token was sent), on REST and MCP', async () => {
+    // Not listening (inject): the service's address is PUBLIC_URL, else the configured host and port.
+    const metadata = `${publicUrlOf(t.config)}/.well-known/oauth-protected-resource`;
+    const none = await t.request({ url: '/api/v1/users/me' });
+    expectError(none, 401, 'UNAUTHORIZED');
+    expect(none.headers['www-authenticate']).toBe(`Bearer realm="kb", resource_metadata="${metadata}/api/v1"`);
+    const wrong = await t.request({ url: '/api/v1/users/me', token: 'kb_not-a-real-key' });
+    expectError(wrong, 401, 'UNAUTHORIZED');
+    expect(wrong.headers['www-authenticate']).toBe(`Bearer realm="kb", resource_metadata="${metadata}/api/v1", error="invalid_token"`);
+    const mcp = await t.request({ method: 'POST', url: '/api/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(mcp.status).toBe(401);
+    expect(mcp.headers['www-authenticate']).toBe(`Bearer realm="kb", resource_metadata="${metadata}/api/mcp"`);
+    // Not on other refusals.
+    expect((await t.request({ url: '/api/v1/no-such-thing', token: ann.token })).headers['www-authenticate']).toBeUndefined();
   });
 
   it('answers an undecodable URL 400 INVALID_PARAMETER in the error shape, with a request id', async () => {
@@ -370,7 +387,7 @@ describe('API reference and health', () => {
     ])
       expect(paths).toContain(p);
     // No /api/<resource> alias of a documented /api/v1/<resource> path (unversioned areas live at /api/... only).
-    const aliases = paths.filter((p) => !p.startsWith('/api/v1/') && paths.includes(p.replace(/^\/api\//, '/api/v1/')));
+    const aliases = paths.filter((p) => p.startsWith('/api/') && !p.startsWith('/api/v1/') && paths.includes(p.replace(/^\/api\//, '/api/v1/')));
     expect(aliases).toEqual([]);
     expect(paths).not.toContain('/api/workspaces');
     expect(paths).not.toContain('/api/users/me');

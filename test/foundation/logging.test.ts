@@ -74,7 +74,15 @@ describe('logs', () => {
     const shared = await publish(t, admin, page.id);
     expect(shared.status).toBe(201);
     const shareToken = shareTokenOf(shared.body.data.url);
-    const secrets = [resetToken, invitationToken, shareToken, 'oauth-code-0123456789', 'oauth-state-0123456789', 'query-token-0123456789', 'query-key-0123456789'];
+    const secrets = [
+      resetToken,
+      invitationToken,
+      shareToken,
+      'oauth-code-0123456789',
+      'oauth-state-0123456789',
+      'query-token-0123456789',
+      'query-key-0123456789',
+    ];
 
     const before = lines.length;
     const visits = [
@@ -117,7 +125,12 @@ describe('logs', () => {
     );
 
     // A bug report's user journey (the admin's recent requests, linked by request id) names route patterns only.
-    const report = await t.request({ method: 'POST', url: '/api/bug-reports/create', token: admin.token, body: { title: 'x', source: 'user:command', workspaceId: workspace.id } });
+    const report = await t.request({
+      method: 'POST',
+      url: '/api/bug-reports/create',
+      token: admin.token,
+      body: { title: 'x', source: 'user:command', workspaceId: workspace.id },
+    });
     expect(report.status).toBe(201);
     const journey = JSON.stringify(report.body.data.userJourney);
     expect(journey).toContain('/api/v1/invitations/:token');

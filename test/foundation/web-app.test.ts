@@ -190,6 +190,20 @@ describe('the service’s own paths', () => {
     expectJsonNotFound(await t.request({ url: '/mcp' }));
   });
 
+  it('answers /.well-known/* paths it does not serve with the JSON 404, never the app (an OAuth client parses them as JSON)', async () => {
+    for (const url of ['/.well-known/oauth-authorization-server/elsewhere', '/.well-known/anything/deeper', '/.well-known']) {
+      const res = await t.request({ url });
+      expectJsonNotFound(res);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+    }
+    // The ones it serves are JSON too (test/oauth covers what they say).
+    for (const url of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/.well-known/oauth-protected-resource/api/mcp']) {
+      const res = await t.request({ url });
+      expect(res.status, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+    }
+  });
+
   it('answers a POST to an unknown non-API path with the JSON 404, not HTML', async () => {
     expectJsonNotFound(await t.request({ method: 'POST', url: '/w/acme', body: {} }));
     expectJsonNotFound(await t.request({ method: 'DELETE', url: '/' }));

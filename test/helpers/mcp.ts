@@ -20,6 +20,12 @@ export async function connectMcp(base: string, bearer: string, name = 'kb-test')
   return client;
 }
 
+/** The error of an `isError` tool result: its text is `CODE: message`, then `{ error: { code, status, message, details } }` as JSON. */
+export function toolErrorOf(result: unknown): { code: string; status: number; message: string; details: Record<string, unknown> } {
+  const [text] = (result as { content: Array<{ text: string }> }).content;
+  return JSON.parse(text.text.slice(text.text.indexOf('\n') + 1)).error;
+}
+
 /** MCP clients a test file connects as it goes, kept to be closed after its tests. */
 export function mcpClients() {
   const open: Client[] = [];

@@ -181,7 +181,7 @@ describe('imports: Notion "HTML" export', () => {
     const guides = at(tree, 'Team Home', 'Guides');
     const [logo] = await readAttachments(t, ws.editor, ws.workspace.id, guides.id);
     expect(logo.bytes.equals(await readFile(path.join(HTML, HOME, 'Guides 6666777788889999aaaabbbbccccdddd', 'logo.png')))).toBe(true);
-    expect((await readPage(t, ws.editor, guides.id)).markdown).toContain(`(/api/v1/attachments/${logo.id}/download)`);
+    expect((await readPage(t, ws.editor, guides.id)).markdown).toContain(`(/api/v1/attachments/${logo.id}/download "Our logo")`);
 
     const base = `/w/${ws.workspace.hostname}/s/${space.slug}/p/`;
     const setup = await readPage(t, ws.editor, at(tree, 'Team Home', 'Guides', 'Setup').id);

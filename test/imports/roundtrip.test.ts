@@ -224,7 +224,7 @@ describe('imports: kb → zip → kb, what could fall out', () => {
   it.each(FORMATS_AND_SOURCES)('a %s export read as %s keeps list items whose first paragraph is empty', async (format, source) => {
     const item = (...content: unknown[]) => ({ type: 'listItem', content });
     const empty = { type: 'paragraph' };
-    const image = { type: 'image', attrs: { src: 'https://example.com/icon.png', alt: 'icon', title: null, width: null, height: null } };
+    const image = { type: 'image', attrs: { src: 'https://example.com/icon.png', alt: 'icon', title: null, width: null, height: null, align: null, caption: null } };
     const content = {
       type: 'doc',
       content: [

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from '../../src/jobs/worker.js';
 import type { TestApp } from '../helpers/app.js';
 import type { TestUser, workspaceWithRoles } from '../helpers/factories.js';
-import { listeningHandbook, mcpClients } from '../helpers/mcp.js';
+import { listeningHandbook, mcpClients, toolErrorOf } from '../helpers/mcp.js';
 import { importWorker, makeZip, readPage, readTree, titles } from '../imports/helpers.js';
 
 /** `import_create` and `import_get` through the official MCP SDK client over a real socket, with an imports worker. */
@@ -121,7 +121,7 @@ describe('imports over MCP', () => {
 
     const badSource = await editor.callTool({ name: 'import_create', arguments: { ...target, source: 'word', filename: 'a.md', data: base64('x') } });
     expect(badSource.isError).toBe(true);
-    expect(badSource.structuredContent).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: { field: 'source' } } });
+    expect(toolErrorOf(badSource)).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'source' } });
 
     const viewer = await connect(ws.viewer);
     const denied = await viewer.callTool({ name: 'import_create', arguments: { ...target, filename: 'a.md', data: base64('x') } });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolRegistry } from '../../src/mcp/registry.js';
 import type { TestApp } from '../helpers/app.js';
 import { createApiKey, type TestUser, type workspaceWithRoles } from '../helpers/factories.js';
-import { listeningHandbook, mcpClients } from '../helpers/mcp.js';
+import { listeningHandbook, mcpClients, toolErrorOf } from '../helpers/mcp.js';
 import { createSpace } from '../spaces/helpers.js';
 
 /** The standard MCP transport at /api/mcp, through the SDK's own client over a real socket. */
@@ -15,7 +15,8 @@ let privateSpaceId: string;
 const clients = mcpClients();
 const connect = (token: string | TestUser) => clients.connect(base, typeof token === 'string' ? token : token.token);
 
-const textOf = (r: unknown) => (r as { content: Array<{ type: string; text: string }> }).content[0].text;
+const contentOf = (r: unknown) => (r as { content: Array<{ type: string; text?: string; uri?: string }> }).content;
+const textOf = (r: unknown) => contentOf(r)[0].text as string;
 
 beforeAll(async () => {
   ({ t, base, ws, spaceId } = await listeningHandbook());
@@ -73,7 +74,7 @@ describe('standard MCP over Streamable HTTP', () => {
     const denied = await viewer.callTool({ name: 'page_create', arguments: { workspaceId, spaceId, title: 'Nope', markdown: 'x' } });
     expect(denied.isError).toBe(true);
     expect(textOf(denied)).toMatch(/^FORBIDDEN: /);
-    expect(denied.structuredContent).toMatchObject({ error: { code: 'FORBIDDEN', status: 403 } });
+    expect(toolErrorOf(denied)).toMatchObject({ code: 'FORBIDDEN', status: 403 });
 
     const task = await editor.callTool({ name: 'task_create', arguments: { workspaceId, title: 'File receipts', priority: 'low' } });
     expect(task.structuredContent).toMatchObject({ title: 'File receipts', status: 'todo' });
@@ -85,6 +86,20 @@ describe('standard MCP over Streamable HTTP', () => {
     expect((found.structuredContent as { items: Array<{ id: string }> }).items.map((r) => r.id).sort()).toEqual(
       [page.id, (task.structuredContent as { id: string }).id].sort(),
     );
+    // The page hit comes as a resource link too (not the task): the client reads the page it wants as a resource.
+    const links = contentOf(found).filter((c) => c.type === 'resource_link');
+    expect(links).toEqual([{ type: 'resource_link', uri: `kb://pages/${page.id}`, name: 'Expenses', mimeType: 'text/markdown' }]);
+    const linked = await viewer.readResource({ uri: links[0].uri as string });
+    expect(linked.contents[0]).toMatchObject({ uri: `kb://pages/${page.id}`, mimeType: 'text/markdown', text: expect.stringContaining('Keep **receipts**.') });
+    const pageList = await viewer.callTool({ name: 'page_list', arguments: { workspaceId, spaceId } });
+    expect(
+      contentOf(pageList)
+        .filter((c) => c.type === 'resource_link')
+        .map((c) => c.uri),
+    ).toContain(`kb://pages/${page.id}`);
+    // A tool that names no page adds none.
+    expect(contentOf(task).map((c) => c.type)).toEqual(['text']);
+
     const outsider = await connect(ws.outsider);
     const hidden = await outsider.callTool({ name: 'search_query', arguments: { workspaceId, query: 'receipts' } });
     expect(hidden.isError).toBe(true);
@@ -93,7 +108,7 @@ describe('standard MCP over Streamable HTTP', () => {
     const bad = await viewer.callTool({ name: 'search_query', arguments: { workspaceId } });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/^VALIDATION_ERROR: /);
-    expect(bad.structuredContent).toMatchObject({ error: { details: { field: 'query' } } });
+    expect(toolErrorOf(bad)).toMatchObject({ details: { field: 'query' } });
 
     const tools = await viewer.callTool({ name: 'tool_search', arguments: { query: 'complete a task' } });
     expect((tools.structuredContent as { items: Array<{ name: string }> }).items[0].name).toBe('task_complete');
@@ -101,7 +116,26 @@ describe('standard MCP over Streamable HTTP', () => {
 
   it('answers an unknown tool with a protocol error', async () => {
     const client = await connect(ws.viewer);
-    await expect(client.callTool({ name: 'page_explode', arguments: {} })).rejects.toThrow(/Unknown tool "page_explode"/);
+    const err = await client.callTool({ name: 'page_explode', arguments: {} }).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(err?.message).toMatch(/Unknown tool "page_explode"/);
+    // The code is said once (the SDK's client adds "MCP error -32602:" to what the server sends).
+    expect(err?.message.match(/MCP error/g)).toHaveLength(1);
+  });
+
+  it('lists no tool name a model API would refuse; the seed name knowledge.search still calls knowledge_search', async () => {
+    const client = await connect(ws.viewer);
+    const names = (await client.listTools()).tools.map((x) => x.name);
+    for (const name of names) expect(name, name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(names).toContain('knowledge_search');
+    expect(names).not.toContain('knowledge.search');
+    const args = { workspaceId: ws.workspace.id, query: 'anything', mode: 'lexical' };
+    const byNew = await client.callTool({ name: 'knowledge_search', arguments: args });
+    const bySeed = await client.callTool({ name: 'knowledge.search', arguments: args });
+    expect(byNew.isError).toBe(false);
+    expect(bySeed.structuredContent).toEqual(byNew.structuredContent);
   });
 
   it('serves readable pages as resources: recent first, read as Markdown', async () => {
@@ -132,9 +166,9 @@ describe('standard MCP over Streamable HTTP', () => {
 
     const read = await viewer.readResource({ uri: `kb://pages/${newer.id}` });
     expect(read.contents).toEqual([{ uri: `kb://pages/${newer.id}`, mimeType: 'text/markdown', text: '# Newer\n\nSecond *page*.\n' }]);
-    await expect(viewer.readResource({ uri: `kb://pages/${secret.id}` })).rejects.toMatchObject({ code: -32002 });
-    await expect(viewer.readResource({ uri: 'kb://pages/nothing' })).rejects.toMatchObject({ code: -32002 });
-    await expect(viewer.readResource({ uri: 'https://example.com/x' })).rejects.toMatchObject({ code: -32002 });
+    await expect(viewer.readResource({ uri: `kb://pages/${secret.id}` })).rejects.toMatchObject({ code: -32602 });
+    await expect(viewer.readResource({ uri: 'kb://pages/nothing' })).rejects.toMatchObject({ code: -32602 });
+    await expect(viewer.readResource({ uri: 'https://example.com/x' })).rejects.toMatchObject({ code: -32602 });
 
     const { resourceTemplates } = await viewer.listResourceTemplates();
     expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'kb://pages/{pageId}', mimeType: 'text/markdown' })]);

@@ -1,3 +1,6 @@
+import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/mcp/categories.js';
 import { ALL_TOOLS, TOOL_NAME, ToolRegistry, toolRegistry } from '../../src/mcp/registry.js';
@@ -27,7 +30,7 @@ describe('catalog invariants', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) {
       expect(name, name).toMatch(TOOL_NAME);
-      if (name !== 'knowledge.search') expect(name).toMatch(/^[a-z]+(_[a-z]+)+$/);
+      expect(name).toMatch(/^[a-z]+(_[a-z]+)+$/);
     }
     expect(names).toEqual(expect.arrayContaining(['page_create', 'page_update', 'space_list', 'search_query', 'research_create', 'tool_search', 'user_me']));
   });
@@ -44,6 +47,26 @@ describe('catalog invariants', () => {
       expect(d.description.length, d.name).toBeGreaterThan(20);
       expect(typeof d.annotations.readOnlyHint).toBe('boolean');
     }
+  });
+
+  it('every inputSchema and outputSchema compiles in strict draft-07 and draft 2020-12 validators (what MCP Inspector --strict and clients use)', () => {
+    const validators = { 'draft-07': new Ajv({ strict: true, allowUnionTypes: true }), '2020-12': new Ajv2020({ strict: true, allowUnionTypes: true }) };
+    for (const [draft, ajv] of Object.entries(validators)) {
+      formats.default(ajv);
+      for (const d of registry.list()) {
+        for (const [which, schema] of Object.entries({ input: d.inputSchema, output: registry.outputSchema(d.name) })) {
+          expect(() => ajv.compile(schema), `${draft} ${d.name} ${which}`).not.toThrow();
+          expect(JSON.stringify(schema), `${d.name} ${which}`).not.toContain('"items":false');
+          expect(schema.$schema, `${d.name} ${which}`).toBeUndefined();
+          expect(schema.type, `${d.name} ${which}`).toBe('object');
+        }
+      }
+    }
+    // What they accept is what the tool accepts: a call that fits the schema passes, one that does not is refused.
+    const create = validators['draft-07'].compile(registry.describe('webhook_create').inputSchema);
+    expect(create({ workspaceId: 'w', url: 'https://example.com/hook', events: ['page.created'] })).toBe(true);
+    expect(create({ workspaceId: 'w', url: 'https://example.com/hook', events: [] })).toBe(false);
+    expect(create({ workspaceId: 'w', url: 'https://example.com/hook', events: ['page.created'], extra: 1 })).toBe(false);
   });
 
   it('read-only tools are never destructive; categories are known', () => {
@@ -97,6 +120,10 @@ describe('/api/mcp-standard endpoints', () => {
     });
     expect(pageCreate.inputSchema.properties.markdown).toMatchObject({ type: 'string' });
     expect(pageCreate.annotations).toMatchObject({ readOnlyHint: false });
+    // The seed's name for knowledge search, here as the seed's interface gave it.
+    const names = res.body.tools.map((x: { name: string }) => x.name);
+    expect(names).toContain('knowledge.search');
+    expect(names).not.toContain('knowledge_search');
     const alias = await post('/mcp-standard/list_tools', ws.viewer.token, {});
     expect(alias.body.tools.map((x: { name: string }) => x.name)).toEqual(res.body.tools.map((x: { name: string }) => x.name));
   });

@@ -4,7 +4,7 @@ import { type CollabClient, connect as collabConnect } from '../collab/helpers.j
 import { exportWorker, startExport, unzip, waitForExport } from '../exports/helpers.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
-import { listenOnLoopback, mcpClients } from '../helpers/mcp.js';
+import { listenOnLoopback, mcpClients, toolErrorOf } from '../helpers/mcp.js';
 import { callTool, indexNow, knowledgeSearch } from '../knowledge/helpers.js';
 import { setupSource, syncClient } from '../local-sync/helpers.js';
 import { doc, newPage } from '../pages/helpers.js';
@@ -245,15 +245,15 @@ describe('page-level permissions: every read path, every role', () => {
         expect.soft(JSON.stringify(res.contents), `${who}: resources/read R`).toContain(R_WORD);
       } else {
         expect.soft(read.isError, `${who}: page_get R is an error`).toBe(true);
-        if (who !== 'outsider') expect.soft(read.structuredContent, `${who}: page_get R`).toMatchObject({ error: { code: 'NOT_FOUND' } });
+        if (who !== 'outsider') expect.soft(toolErrorOf(read), `${who}: page_get R`).toMatchObject({ code: 'NOT_FOUND' });
         expect.soft(mentionsRestricted(found.structuredContent), `${who}: search_query shows R`).toBe(false);
         expect.soft(mentionsRestricted(list.structuredContent), `${who}: page_list shows R or RC`).toBe(false);
         expect.soft(uris, `${who}: resources/list`).not.toContain(`kb://pages/${ids.r}`);
         expect.soft(uris, `${who}: resources/list`).not.toContain(`kb://pages/${ids.rc}`);
-        // A member is told the resource does not exist (-32002); an outsider is refused at the workspace first.
+        // A member is told the resource does not exist (-32602, NOT_FOUND); an outsider is refused at the workspace first.
         const refusal = client.readResource({ uri: `kb://pages/${ids.r}` });
         if (who === 'outsider') await expect.soft(refusal, `${who}: resources/read R`).rejects.toThrow();
-        else await expect.soft(refusal, `${who}: resources/read R`).rejects.toMatchObject({ code: -32002 });
+        else await expect.soft(refusal, `${who}: resources/read R`).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('NOT_FOUND') });
       }
     }
   });

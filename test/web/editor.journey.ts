@@ -1,7 +1,19 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
-import { createPage, editorOf, formSignedIn, pageAddress, pasteText, readPage, storedWith as storedIn, typeIn, useWebApp, visible } from './harness.js';
+import type { TestUser } from '../helpers/factories.js';
+import {
+  createPage,
+  editorOf,
+  formSignedIn,
+  ownerViewerHandbook,
+  pageAddress,
+  pasteText,
+  readPage,
+  storedWith as storedIn,
+  typeIn,
+  useWebApp,
+  visible,
+} from './harness.js';
 
 const web = useWebApp();
 
@@ -22,12 +34,7 @@ const storedWith = (id: string, text: string, timeout = 5_000) => storedIn(web, 
 const saved = (page: Page, timeout = 15_000) => visible(page.getByRole('status').getByText('Saved', { exact: true }), timeout);
 
 beforeAll(async () => {
-  owner = await createUser(web.t, 'Owner');
-  viewer = await createUser(web.t, 'Viewer');
-  ws = await createWorkspace(web.t, owner, 'Editors');
-  await addMember(web.t, ws.id, owner, viewer, 'viewer');
-  const res = await web.t.request({ method: 'POST', url: '/api/v1/spaces', token: owner.token, body: { workspaceId: ws.id, name: 'Handbook' } });
-  space = res.body.data;
+  ({ owner, viewer, ws, space } = await ownerViewerHandbook(web, 'Editors'));
 });
 
 describe('the page editor', () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { USER_PASSWORD } from '../helpers/factories.js';
+import { addMember, createUser as apiUser, createWorkspace as apiWorkspace, USER_PASSWORD } from '../helpers/factories.js';
 
 /** Debian's chromium (browser downloads do not work here); flags for a headless machine. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -87,7 +87,13 @@ async function whatTheScreenShows(page: Page): Promise<string> {
   const seen = await page
     .evaluate(() => {
       const texts = (selector: string) => [...document.querySelectorAll(selector)].map((e) => e.textContent?.trim().slice(0, 120)).filter(Boolean);
-      return { alerts: texts('[role=alert], [role=status]'), headings: texts('h1, h2'), busy: texts('[aria-busy=true]').length };
+      return {
+        alerts: texts('[role=alert], [role=status]'),
+        headings: texts('h1, h2'),
+        busy: texts('[aria-busy=true]').length,
+        focused: document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName,
+        caret: getSelection()?.anchorNode?.textContent?.slice(0, 60),
+      };
     })
     .catch((e: Error) => ({ unreadable: e.message }));
   return `The screen showed instead: ${page.url()} ${JSON.stringify(seen)} (screenshot ${file})`;
@@ -248,6 +254,35 @@ export async function pasteText(page: Page, text: string) {
   }, text);
 }
 
+/**
+ * Puts the caret `offset` characters into the line starting with `text`, from the keyboard (Home, then ArrowRight),
+ * once the line has been clicked. ProseMirror syncs a click's selection a moment after the mouse is released; a key
+ * pressed in that moment is undone under load. So, as a person would, the keys are pressed again until the browser's
+ * caret is seen where they put it, and the next key waits two frames more for the editor to have read it.
+ */
+export async function caretInto(page: Page, text: string, offset: number) {
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Home');
+    for (let k = 0; k < offset; k++) await page.keyboard.press('ArrowRight');
+    const seen = await page
+      .waitForFunction(
+        ([t, o]) => {
+          const caret = getSelection();
+          return !!caret?.anchorNode?.textContent?.startsWith(t as string) && caret.anchorOffset === o;
+        },
+        [text, offset] as const,
+        { timeout: 3_000 },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    if (seen) break;
+    if (attempt === 3) throw new Error(`the caret never reached ${offset} characters into "${text}"\n${await whatTheScreenShows(page)}`);
+  }
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
 /** Types at a brisk human pace (15 ms a key) rather than all at once. */
 export const typeIn = (page: Page, text: string) => page.keyboard.type(text, { delay: 15 });
 
@@ -256,4 +291,14 @@ export async function handbookWithPage(web: WebApp, token: string, workspaceId: 
   const space = (await web.t.request({ method: 'POST', url: '/api/v1/spaces', token, body: { workspaceId, name: 'Handbook', slug: 'handbook' } })).body.data;
   const made = await createPage(web, { token, workspaceId, spaceId: space.id }, title, { markdown });
   return { spaceId: space.id as string, pageId: made.id, slug: made.slug };
+}
+
+/** An owner and a viewer (signed up through the API) of a new workspace `name` with a space "Handbook". */
+export async function ownerViewerHandbook(web: WebApp, name: string) {
+  const owner = await apiUser(web.t, 'Owner');
+  const viewer = await apiUser(web.t, 'Viewer');
+  const ws = await apiWorkspace(web.t, owner, name);
+  await addMember(web.t, ws.id, owner, viewer, 'viewer');
+  const res = await web.t.request({ method: 'POST', url: '/api/v1/spaces', token: owner.token, body: { workspaceId: ws.id, name: 'Handbook' } });
+  return { owner, viewer, ws, space: res.body.data };
 }

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createUser, createWorkspace, type TestUser } from '../helpers/factories.js';
-import { createPage, editorOf, formSignedIn, pageAddress, storedWith as storedIn, typeIn, useWebApp, visible, wordAt } from './harness.js';
+import type { TestUser } from '../helpers/factories.js';
+import { createPage, editorOf, formSignedIn, ownerViewerHandbook, pageAddress, storedWith as storedIn, typeIn, useWebApp, visible, wordAt } from './harness.js';
 
 const web = useWebApp();
 
@@ -17,12 +17,7 @@ const storedWith = (id: string, text: string, timeout = 10_000) => storedIn(web,
 const titleOf = (page: Page) => page.getByRole('textbox', { name: 'Title', exact: true });
 
 beforeAll(async () => {
-  owner = await createUser(web.t, 'Owner');
-  viewer = await createUser(web.t, 'Viewer');
-  ws = await createWorkspace(web.t, owner, 'Links');
-  await addMember(web.t, ws.id, owner, viewer, 'viewer');
-  const res = await web.t.request({ method: 'POST', url: '/api/v1/spaces', token: owner.token, body: { workspaceId: ws.id, name: 'Handbook' } });
-  space = res.body.data;
+  ({ owner, viewer, ws, space } = await ownerViewerHandbook(web, 'Links'));
 });
 
 describe('a new page', () => {

@@ -38,7 +38,7 @@ describe('public share links', () => {
       type: 'doc',
       content: [
         { type: 'paragraph', content: [{ type: 'text', text: 'Everything a newcomer needs, in one place.' }] },
-        { type: 'image', attrs: { src: `/api/v1/attachments/${picture.id}/download`, alt: 'A red dot', width: 120 } },
+        { type: 'image', attrs: { src: `/api/v1/attachments/${picture.id}/download`, alt: 'A red dot', width: 40 } },
         { type: 'codeBlock', attrs: { language: 'sh' }, content: [{ type: 'text', text: 'npm run onboarding' }] },
       ],
     };

@@ -92,7 +92,7 @@ describe('spaces and the page tree', () => {
     expect(await row(page, 'Untitled').getAttribute('aria-level')).toBe('2');
     expect(await row(page, 'Guide').getAttribute('aria-expanded')).toBe('true');
     await renameRow(page, 'Untitled', 'Chapter one');
-    expect(await row(page, 'Chapter one').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => row(page, 'Chapter one').getAttribute('aria-selected')).toBe('true');
 
     // A second root page, dragged under the child.
     await page.getByRole('link', { name: 'Handbook' }).first().click();

@@ -42,5 +42,12 @@ export const AttachmentListQuery = z.object({ pageId: Id, workspaceId: Id });
 export const AttachmentParams = z.object({ attachmentId: Id });
 export const AttachmentReadQuery = z.object({ workspaceId: Id.optional().describe('Optional: the attachment’s own workspace is used') });
 
+/** A slice of an attachment's text (the `attachment_read` tool: REST downloads the bytes instead). */
+export const AttachmentText = Attachment.pick({ id: true, filename: true, contentType: true, size: true }).extend({
+  offset: z.number().describe('The byte the text starts at'),
+  text: z.string(),
+  nextOffset: z.number().nullable().describe('Where to read on; null at the end'),
+});
+
 export const AttachmentResult = envelope(Attachment);
 export const AttachmentListResult = envelope(z.array(Attachment));

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { DELETE, defineTool, listOf, READ, WRITE } from '../../mcp/tool.js';
+import { DELETE, defineTool, ItemList, listOf, READ, WRITE } from '../../mcp/tool.js';
 import { readTextSlice } from '../../mcp/text.js';
-import { AttachmentListQuery, AttachmentParams, AttachmentReadQuery, AttachmentUploadBody } from './attachments.schema.js';
+import { DeletedRecord } from '../../schema.js';
+import { Attachment, AttachmentListQuery, AttachmentParams, AttachmentReadQuery, AttachmentText, AttachmentUploadBody } from './attachments.schema.js';
 import { deleteAttachment, getAttachment, listAttachments, openAttachment, uploadAttachment } from './attachments.service.js';
 
 const category = 'attachment';
@@ -14,6 +15,7 @@ export const attachmentTools = [
     description:
       'List the files attached to a page: `{ items: [{ id, filename, contentType, size, createdAt }], total }`. Read a text file with `attachment_read`.',
     input: AttachmentListQuery,
+    output: ItemList(Attachment),
     annotations: READ,
     handler: async (ctx, a) => listOf(await listAttachments(ctx, a)),
   }),
@@ -23,6 +25,7 @@ export const attachmentTools = [
     category,
     description: 'Read an attachment’s record: filename, contentType, size, sha256, page.',
     input: AttachmentParams.extend(AttachmentReadQuery.shape),
+    output: Attachment,
     annotations: READ,
     handler: (ctx, a) => getAttachment(ctx, a.attachmentId, a.workspaceId),
   }),
@@ -36,6 +39,7 @@ export const attachmentTools = [
       offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('Byte offset to start at (default 0)'),
       maxBytes: z.number().int().min(1).max(1_000_000).default(100_000).describe('At most this many bytes (default 100000)'),
     }),
+    output: AttachmentText,
     annotations: READ,
     handler: async (ctx, a) => {
       const { attachment, stream } = await openAttachment(ctx, a.attachmentId, a.workspaceId);
@@ -58,6 +62,7 @@ export const attachmentTools = [
     description:
       'Attach a file to a page (editor): `filename`, `contentType` (MIME type) and the bytes as Base64 in `data`. Returns the attachment record with its `id`.',
     input: AttachmentUploadBody,
+    output: Attachment,
     annotations: WRITE,
     handler: (ctx, a) => uploadAttachment(ctx, a),
   }),
@@ -67,6 +72,7 @@ export const attachmentTools = [
     category,
     description: 'Delete an attachment for good (its uploader, or a space admin). Returns `{ id, deleted: true }`.',
     input: AttachmentParams.extend(AttachmentReadQuery.shape),
+    output: DeletedRecord,
     annotations: DELETE,
     handler: (ctx, a) => deleteAttachment(ctx, a.attachmentId, a.workspaceId),
   }),

@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   'webhook.updated',
   'webhook.deleted',
   'webhook.secret_rotated',
+  'oauth.app_connected',
+  'oauth.app_disconnected',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -46,7 +48,7 @@ export interface AuditEntry {
   action: AuditAction;
   /** Who acted; defaults to the context's actor (null when nobody is signed in). */
   actorId?: string | null;
-  targetType?: 'user' | 'member' | 'space' | 'group' | 'page' | 'share' | 'api_key' | 'session' | 'invitation' | 'export' | 'webhook' | null;
+  targetType?: 'user' | 'member' | 'space' | 'group' | 'page' | 'share' | 'api_key' | 'session' | 'invitation' | 'export' | 'webhook' | 'oauth_connection' | null;
   targetId?: string | null;
   /** Small facts about the event (role from/to, email tried, reason); never secrets or content. */
   details?: Record<string, unknown>;

@@ -3,6 +3,7 @@ import type { Db } from '../../db/index.js';
 import { AppError, unauthorized } from '../../errors.js';
 import { apiKeysRepo } from './auth.repo.js';
 import { sessionsRepo } from './sessions.repo.js';
+import { looksLikeOAuthToken, type OAuthTokens } from '../oauth/oauth.authenticate.js';
 import { API_KEY_PREFIX, hashApiKey, looksLikeJwt, type TokenIssuer } from './tokens.js';
 
 interface CachedKey {
@@ -40,6 +41,8 @@ export class Authenticator implements SessionCache {
   constructor(
     private readonly db: Db,
     private readonly tokens: TokenIssuer,
+    /** Access tokens given to apps (areas/oauth). */
+    readonly appTokens: OAuthTokens,
     private readonly cacheMs = 10_000,
     private readonly touchEveryMs = 60_000,
   ) {}
@@ -47,7 +50,8 @@ export class Authenticator implements SessionCache {
   async authenticate(bearer: string, client?: ClientInfo, now = Date.now()): Promise<Actor> {
     if (bearer.startsWith(API_KEY_PREFIX)) return this.fromApiKey(bearer, now);
     if (looksLikeJwt(bearer)) return this.fromJwt(bearer, client?.address ?? null, now);
-    throw unauthorized('Malformed credential: expected an API key or a JWT');
+    if (looksLikeOAuthToken(bearer)) return this.appTokens.authenticate(bearer, now);
+    throw unauthorized('Malformed credential: expected an API key, a JWT or an OAuth access token');
   }
 
   /**

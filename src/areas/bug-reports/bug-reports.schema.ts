@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, LongText } from '../../schema.js';
+import { DeletedRecord, Id, LongText } from '../../schema.js';
 
 export const BUG_SOURCES = ['auto:server', 'auto:client', 'auto:agent', 'user:command'] as const;
 export const AUTO_SOURCES = ['auto:server', 'auto:client', 'auto:agent'] as const;
@@ -124,4 +124,4 @@ export const BugListResult = ok(
     meta: z.object({ page: z.number(), limit: z.number(), hasNextPage: z.boolean(), hasPrevPage: z.boolean() }),
   }),
 );
-export const BugDeleted = ok(z.object({ id: z.string(), deleted: z.literal(true) }));
+export const BugDeleted = ok(DeletedRecord);

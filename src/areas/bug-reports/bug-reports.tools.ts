@@ -1,5 +1,5 @@
-import { DELETE, defineTool, READ, UPDATE, WRITE } from '../../mcp/tool.js';
-import { BugAutoBody, BugCreateBody, BugIdBody, BugListBody, BugUpdateBody } from './bug-reports.schema.js';
+import { DELETE, defineTool, PagedList, READ, UPDATE, WRITE } from '../../mcp/tool.js';
+import { BugAutoBody, BugAutoResult, BugCreateBody, BugDeleted, BugIdBody, BugListBody, BugReport, BugSummary, BugUpdateBody } from './bug-reports.schema.js';
 import { autoReport, createBugReport, deleteBugReport, getBugReport, listBugReports, updateBugReport } from './bug-reports.service.js';
 
 const category = 'bug_report';
@@ -12,6 +12,7 @@ export const bugReportTools = [
     description:
       'List bug reports of the workspaces you administer, newest first, filtered by `source`, `severity`, `status`, `workspaceId`, `fromDate`, `toDate` (admin). Paged (`page`, `limit`). Returns `{ items: [{ id, title, source, severity, status, occurrenceCount, occurredAt }], page, limit, hasMore }`.',
     input: BugListBody,
+    output: PagedList(BugSummary).omit({ total: true }),
     annotations: READ,
     handler: async (ctx, a) => {
       const { items, meta } = await listBugReports(ctx, a);
@@ -24,6 +25,7 @@ export const bugReportTools = [
     category,
     description: 'Read a full bug report: error, stack, user journey, context, occurrences (admin of its workspace).',
     input: BugIdBody,
+    output: BugReport,
     annotations: READ,
     handler: (ctx, a) => getBugReport(ctx, a.bugReportId),
   }),
@@ -34,6 +36,7 @@ export const bugReportTools = [
     description:
       'File a bug report by hand (admin): `title`, `description`, `severity` (low, medium default, high, critical), `workspaceId`, `spaceId`, `context`. Your recent requests are attached as the user journey. Returns the report with its `id`.',
     input: BugCreateBody.extend({ source: BugCreateBody.shape.source.default('user:command') }),
+    output: BugReport,
     annotations: WRITE,
     handler: (ctx, a) => createBugReport(ctx, a, ctx.mcp.journeys),
   }),
@@ -44,6 +47,7 @@ export const bugReportTools = [
     description:
       'Report an error you ran into (any member; use `source: "auto:agent"`): `errorMessage`, `errorStack`, `errorCode`, optional `title` and `severity` (detected when absent). The same open error within 24 hours is counted, not duplicated. Returns `{ id, title, status, occurrenceCount, deduplicated }`.',
     input: BugAutoBody,
+    output: BugAutoResult,
     annotations: WRITE,
     handler: (ctx, a) => autoReport(ctx, a),
   }),
@@ -54,6 +58,7 @@ export const bugReportTools = [
     description:
       'Change the title, description, severity or status (open, triaged, in_progress, resolved, closed) of a bug report (admin). Returns the report.',
     input: BugUpdateBody,
+    output: BugReport,
     annotations: UPDATE,
     handler: (ctx, a) => updateBugReport(ctx, a),
   }),
@@ -63,6 +68,7 @@ export const bugReportTools = [
     category,
     description: 'Delete a bug report (admin; a soft delete: gone from lists). Returns `{ id, deleted: true }`.',
     input: BugIdBody,
+    output: BugDeleted.shape.data,
     annotations: DELETE,
     handler: (ctx, a) => deleteBugReport(ctx, a.bugReportId),
   }),

@@ -7,8 +7,8 @@ import { relativeUrl } from './exports.names.js';
  * - a page mention (`mention` node, id `page:<id>`, as the editor's "@" menu inserts it) becomes a link to the
  *   page's file, its label as text;
  * - a link to a page's address in the web app (`…/p/<slug>-<id>`) or the API (`/api/v1/pages/<id>`) likewise;
- * - an attachment's download address (`/api/v1/attachments/<id>/download`), as an image or a link, becomes the
- *   path of the attachment's file.
+ * - an attachment's download address (`/api/v1/attachments/<id>/download`), as an image, a file, video or audio
+ *   block or a link, becomes the path of the attachment's file.
  * A target outside the export is left as it is (a mention stays a mention, a URL stays a URL).
  */
 
@@ -25,6 +25,9 @@ export interface ExportPaths {
 }
 
 type Json = Record<string, unknown>;
+
+/** The attribute holding the address of each node that points at a file (an attachment's download address, maybe). */
+const ADDRESS_ATTR: Record<string, string> = { image: 'src', inlineImage: 'src', fileAttachment: 'url', video: 'src', audio: 'src' };
 type Mark = { type: string; attrs?: Json };
 
 function decode(id: string): string {
@@ -75,7 +78,8 @@ function rewriteNode(node: Json, from: string, paths: ExportPaths, titleOf: (id:
     }
   }
   const out: Json = { ...node };
-  if ((node.type === 'image' || node.type === 'inlineImage') && attrs) out.attrs = { ...attrs, src: rewriteUrl(attrs.src, from, paths) };
+  const address = attrs && ADDRESS_ATTR[String(node.type)];
+  if (address) out.attrs = { ...attrs, [address]: rewriteUrl(attrs[address], from, paths) };
   if (node.marks) out.marks = rewriteMarks(node.marks, from, paths);
   return out;
 }

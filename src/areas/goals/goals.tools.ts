@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DELETE, defineTool, offsetPaged, READ, UPDATE, WRITE } from '../../mcp/tool.js';
+import { DELETE, defineTool, OffsetPagedList, offsetPaged, READ, UPDATE, WRITE } from '../../mcp/tool.js';
 import { WorkspaceIdParams } from '../../schema.js';
-import { GoalCreateBody, GoalLinkBody, GoalListQuery, GoalParams, GoalTaskParams, GoalUpdateBody } from './goals.schema.js';
+import { Goal, GoalCreateBody, GoalLinkBody, GoalLinkResult, GoalListQuery, GoalParams, GoalSuccess, GoalTaskParams, GoalUpdateBody } from './goals.schema.js';
 import { createGoal, deleteGoal, getGoal, linkTask, listGoals, unlinkTask, updateGoal } from './goals.service.js';
 
 const category = 'goal';
@@ -17,6 +17,7 @@ export const goalTools = [
     description:
       'List the goals of a workspace with task counts and progress (percent of linked tasks done), optionally by `spaceId` or `horizon` (short: weeks, mid: months, long: a year or more). Paged with `limit`/`offset`. Returns `{ items, total, offset, limit, hasMore }`.',
     input: WorkspaceIdParams.extend(GoalListQuery.shape).extend({ includeTasks: IncludeTasks }),
+    output: OffsetPagedList(Goal),
     annotations: READ,
     handler: async (ctx, { workspaceId, ...q }) => {
       const { goals, total, limit, offset } = await listGoals(ctx, workspaceId, q);
@@ -29,6 +30,7 @@ export const goalTools = [
     category,
     description: 'Read a goal with its task counts and progress; `includeTasks: true` adds the linked tasks.',
     input: GoalParams.extend({ includeTasks: IncludeTasks }),
+    output: Goal,
     annotations: READ,
     handler: (ctx, a) => getGoal(ctx, a.workspaceId, a.goalId, a.includeTasks ?? false),
   }),
@@ -39,6 +41,7 @@ export const goalTools = [
     description:
       'Create a goal (editor): `title`, `horizon` (short, mid, long), optional `description`, `keywords`, `spaceId`. Link tasks with `goal_link_task`. Returns the goal with its `id`.',
     input: WorkspaceIdParams.extend(GoalCreateBody.shape),
+    output: Goal,
     annotations: WRITE,
     handler: (ctx, { workspaceId, ...body }) => createGoal(ctx, workspaceId, body),
   }),
@@ -48,6 +51,7 @@ export const goalTools = [
     category,
     description: 'Change the title, description, horizon or keywords of a goal (editor); only the given fields change. Returns the goal.',
     input: GoalParams.extend(GoalUpdateBody.shape),
+    output: Goal,
     annotations: UPDATE,
     handler: (ctx, { workspaceId, goalId, ...body }) => updateGoal(ctx, workspaceId, goalId, body),
   }),
@@ -57,6 +61,7 @@ export const goalTools = [
     category,
     description: 'Delete a goal; its linked tasks are kept (editor). Returns `{ success: true }`.',
     input: GoalParams,
+    output: GoalSuccess,
     annotations: DELETE,
     handler: (ctx, a) => deleteGoal(ctx, a.workspaceId, a.goalId),
   }),
@@ -66,6 +71,7 @@ export const goalTools = [
     category,
     description: 'Link a task of the same workspace to a goal (editor); linking twice is harmless. Returns `{ success, goal: { id, taskCount } }`.',
     input: GoalParams.extend(GoalLinkBody.shape),
+    output: GoalLinkResult,
     annotations: UPDATE,
     handler: (ctx, a) => linkTask(ctx, a.workspaceId, a.goalId, a.taskId),
   }),
@@ -75,6 +81,7 @@ export const goalTools = [
     category,
     description: 'Remove the link between a task and a goal; the task is kept (editor). Returns `{ success, goal: { id, taskCount } }`.',
     input: GoalTaskParams,
+    output: GoalLinkResult,
     annotations: UPDATE,
     handler: (ctx, a) => unlinkTask(ctx, a.workspaceId, a.goalId, a.taskId),
   }),

@@ -1,5 +1,16 @@
-import { DELETE, defineTool, listOf, READ, UPDATE, WRITE } from '../../mcp/tool.js';
-import { GroupCreateBody, GroupListQuery, GroupMemberParams, GroupMembersAddBody, GroupParams, GroupUpdateBody, GroupWorkspaceQuery } from './groups.schema.js';
+import { DELETE, defineTool, ItemList, listOf, READ, UPDATE, WRITE } from '../../mcp/tool.js';
+import { DeletedRecord } from '../../schema.js';
+import {
+  Group,
+  GroupCreateBody,
+  GroupListQuery,
+  GroupMemberParams,
+  GroupMembersAddBody,
+  GroupParams,
+  GroupUpdateBody,
+  GroupWithMembers,
+  GroupWorkspaceQuery,
+} from './groups.schema.js';
 import { addGroupMembers, createGroup, deleteGroup, getGroup, listGroups, removeGroupMember, updateGroup } from './groups.service.js';
 
 const category = 'group';
@@ -11,6 +22,7 @@ export const groupTools = [
     category,
     description: 'List the groups of a workspace with their member counts. Groups are granted roles in spaces (see `space_member_add`).',
     input: GroupListQuery,
+    output: ItemList(Group),
     annotations: READ,
     handler: async (ctx, a) => listOf(await listGroups(ctx, a.workspaceId)),
   }),
@@ -20,6 +32,7 @@ export const groupTools = [
     category,
     description: 'Read a group with its members.',
     input: GroupParams.extend(GroupWorkspaceQuery.shape),
+    output: GroupWithMembers,
     annotations: READ,
     handler: (ctx, a) => getGroup(ctx, a.groupId, a.workspaceId),
   }),
@@ -29,6 +42,7 @@ export const groupTools = [
     category,
     description: 'Create a group in a workspace (workspace admin); names are unique in the workspace. Returns the group with its `id`.',
     input: GroupCreateBody,
+    output: GroupWithMembers,
     annotations: WRITE,
     handler: (ctx, a) => createGroup(ctx, a),
   }),
@@ -38,6 +52,7 @@ export const groupTools = [
     category,
     description: 'Rename a group or change its description (workspace admin). Returns the group.',
     input: GroupParams.extend(GroupUpdateBody.shape),
+    output: GroupWithMembers,
     annotations: UPDATE,
     handler: (ctx, { groupId, ...body }) => updateGroup(ctx, groupId, body),
   }),
@@ -47,6 +62,7 @@ export const groupTools = [
     category,
     description: 'Delete a group and the space roles it gave (workspace admin). Returns `{ id, deleted: true }`.',
     input: GroupParams.extend(GroupWorkspaceQuery.shape),
+    output: DeletedRecord,
     annotations: DELETE,
     handler: (ctx, a) => deleteGroup(ctx, a.groupId, a.workspaceId),
   }),
@@ -56,6 +72,7 @@ export const groupTools = [
     category,
     description: 'Add workspace members (`userIds`) to a group (workspace admin). Returns the group with its members.',
     input: GroupParams.extend(GroupMembersAddBody.shape),
+    output: GroupWithMembers,
     annotations: UPDATE,
     handler: (ctx, { groupId, ...body }) => addGroupMembers(ctx, groupId, body),
   }),
@@ -65,6 +82,7 @@ export const groupTools = [
     category,
     description: 'Remove a user from a group (workspace admin). Returns `{ id, deleted: true }`.',
     input: GroupMemberParams.extend(GroupWorkspaceQuery.shape),
+    output: DeletedRecord,
     annotations: DELETE,
     handler: (ctx, a) => removeGroupMember(ctx, a.groupId, a.userId, a.workspaceId),
   }),

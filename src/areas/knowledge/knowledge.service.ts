@@ -89,7 +89,7 @@ export function memoryTitle(content: string): string {
 }
 
 /**
- * `knowledge.search`: passages of the pages the caller can read (trashed pages excluded) and the workspace's
+ * `knowledge_search`: passages of the pages the caller can read (trashed pages excluded) and the workspace's
  * memories. Pages changed since the indexer last ran are indexed first, a few at a time (the background job does
  * the rest), so a page just written is found at once.
  */

@@ -1,5 +1,5 @@
-import { DELETE, defineTool, listOf, READ, WRITE } from '../../mcp/tool.js';
-import { ShareCreateBody, SharePageParams, ShareParams, WorkspaceSharesParams } from './shares.schema.js';
+import { DELETE, defineTool, ItemList, listOf, READ, WRITE } from '../../mcp/tool.js';
+import { ShareCreateBody, ShareCreated, ShareListItem, SharePageParams, ShareParams, ShareRevokeResult, WorkspaceSharesParams } from './shares.schema.js';
 import { listWorkspaceShares, publishPage, revokeShare } from './shares.service.js';
 
 const category = 'page';
@@ -14,6 +14,7 @@ export const shareTools = [
       'Returns `{ share, url }`: `url` is shown only when a link is made; publishing a published page updates its settings and returns `url: null`, ' +
       'and `newLink: true` replaces the link (the old one stops working).',
     input: SharePageParams.extend(ShareCreateBody.shape),
+    output: ShareCreated,
     annotations: WRITE,
     handler: async (ctx, { pageId, ...body }) => (await publishPage(ctx, pageId, body)).result,
   }),
@@ -23,6 +24,7 @@ export const shareTools = [
     category,
     description: 'Every published page of a workspace (admin): page, who published it, when, and its settings. Returns `{ items, total }`.',
     input: WorkspaceSharesParams,
+    output: ItemList(ShareListItem),
     annotations: READ,
     handler: async (ctx, a) => listOf(await listWorkspaceShares(ctx, a.workspaceId)),
   }),
@@ -32,6 +34,7 @@ export const shareTools = [
     category,
     description: 'Revoke a share by its id: its link stops working at once (page editor or workspace admin). Returns `{ id, revoked: true }`.',
     input: ShareParams,
+    output: ShareRevokeResult.shape.data,
     annotations: DELETE,
     handler: (ctx, a) => revokeShare(ctx, a.shareId),
   }),

@@ -1,14 +1,19 @@
-import { DELETE, defineTool, listOf, paged, READ, UPDATE, WRITE } from '../../mcp/tool.js';
+import { DELETE, defineTool, ItemList, listOf, PagedList, paged, READ, UPDATE, WRITE } from '../../mcp/tool.js';
+import { DeletedRecord } from '../../schema.js';
 import {
   LabelListQuery,
+  LabelListResult,
   TaskAssignBody,
   TaskCreateBody,
+  TaskDetail,
+  TaskListItem,
   TaskListQuery,
   TaskParams,
   TaskUpdateBody,
   TaskWorkspaceBody,
   TaskWorkspaceQuery,
   TriageQuery,
+  TriageResult,
 } from './tasks.schema.js';
 import { assignTask, completeTask, createTask, deleteTask, getTask, listLabels, listTasks, triageSummary, updateTask } from './tasks.service.js';
 
@@ -22,6 +27,7 @@ export const taskTools = [
     description:
       'List the tasks of a workspace you can see, filtered by any of `spaceId`, `projectId`, `assigneeId`, `status`, `priority`, `bucket`, `label`, `dueBefore`, `dueAfter` (status, priority and bucket take one value, a comma-separated list or an array). Sorted by `sort`/`order`; paged (`limit`, `page`). Returns `{ items: [{ id, title, status, priority, bucket, assigneeId, dueDate, labels, … }], total, page, limit, hasMore }`.',
     input: TaskListQuery,
+    output: PagedList(TaskListItem),
     annotations: READ,
     handler: async (ctx, a) => {
       const { data, meta } = await listTasks(ctx, a);
@@ -34,6 +40,7 @@ export const taskTools = [
     category,
     description: 'Read a task with its assignee, project and labels.',
     input: TaskParams.extend(TaskWorkspaceQuery.shape),
+    output: TaskDetail,
     annotations: READ,
     handler: (ctx, a) => getTask(ctx, a.taskId, a.workspaceId),
   }),
@@ -44,6 +51,7 @@ export const taskTools = [
     description:
       'Create a task (editor): `title`, optional Markdown `description`, `priority` (high, medium, low), `dueDate` (YYYY-MM-DD), `assigneeId`, `projectId`, `spaceId`, `labels`, triage `bucket` (now, next, later). Returns the task with its `id`.',
     input: TaskCreateBody,
+    output: TaskDetail,
     annotations: WRITE,
     handler: (ctx, a) => createTask(ctx, a),
   }),
@@ -54,6 +62,7 @@ export const taskTools = [
     description:
       'Change any fields of a task (editor); only the given fields change, `null` clears a field, `labels` replaces the labels. Setting `status: "done"` completes it. Returns the task.',
     input: TaskParams.extend(TaskUpdateBody.shape),
+    output: TaskDetail,
     annotations: UPDATE,
     handler: (ctx, { taskId, ...body }) => updateTask(ctx, taskId, body),
   }),
@@ -63,6 +72,7 @@ export const taskTools = [
     category,
     description: 'Mark a task done (sets completedAt) (editor). Returns the task.',
     input: TaskParams.extend(TaskWorkspaceBody.shape),
+    output: TaskDetail,
     annotations: UPDATE,
     handler: (ctx, a) => completeTask(ctx, a.taskId, a.workspaceId),
   }),
@@ -72,6 +82,7 @@ export const taskTools = [
     category,
     description: 'Assign a task to a workspace member (`assigneeId`; find ids with `user_list`), or unassign it with `null` (editor). Returns the task.',
     input: TaskParams.extend(TaskAssignBody.shape),
+    output: TaskDetail,
     annotations: UPDATE,
     handler: (ctx, { taskId, ...body }) => assignTask(ctx, taskId, body),
   }),
@@ -81,6 +92,7 @@ export const taskTools = [
     category,
     description: 'Delete a task for good, with its labels and goal links (editor). Returns `{ id, deleted: true }`.',
     input: TaskParams.extend(TaskWorkspaceQuery.shape),
+    output: DeletedRecord,
     annotations: DELETE,
     handler: (ctx, a) => deleteTask(ctx, a.taskId, a.workspaceId),
   }),
@@ -90,6 +102,7 @@ export const taskTools = [
     category,
     description: 'Count the open tasks per triage bucket in a workspace (optionally one space): `{ now, next, later, none }`.',
     input: TriageQuery,
+    output: TriageResult.shape.data,
     annotations: READ,
     handler: (ctx, a) => triageSummary(ctx, a),
   }),
@@ -99,6 +112,7 @@ export const taskTools = [
     category,
     description: 'List the task labels in use in a workspace (optionally one space) with how many tasks carry each: `{ items: [{ name, count }], total }`.',
     input: LabelListQuery,
+    output: ItemList(LabelListResult.shape.data.element),
     annotations: READ,
     handler: async (ctx, a) => listOf(await listLabels(ctx, a)),
   }),

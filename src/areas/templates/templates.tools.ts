@@ -1,20 +1,21 @@
-import { DELETE, defineTool, paged, READ, UPDATE, WRITE } from '../../mcp/tool.js';
-import { Format } from '../pages/pages.schema.js';
+import { DELETE, defineTool, PagedList, paged, READ, UPDATE, WRITE } from '../../mcp/tool.js';
+import { DeletedRecord } from '../../schema.js';
+import { Page } from '../pages/pages.schema.js';
+import { OneFormat, oneFormat, ReadFormat } from '../pages/pages.tools.js';
 import {
   PageFromTemplateBody,
+  Template,
   TemplateCreateBody,
   TemplateIdParams,
   TemplateListQuery,
   TemplateReadQuery,
   TemplateUpdateBody,
+  TemplateWithContent,
   TemplateWorkspaceQuery,
 } from './templates.schema.js';
 import { createPageFromTemplate, createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from './templates.service.js';
 
 const category = 'template';
-
-/** Reads give Markdown unless the document tree is asked for, as `page_get` does. */
-const ReadFormat = Format.default('markdown').describe('`markdown` (default): the content as Markdown; `json`: the ProseMirror document tree');
 
 export const templateTools = [
   defineTool({
@@ -24,6 +25,7 @@ export const templateTools = [
     description:
       'List the page templates of a workspace the caller can read, by title, without content; `spaceId` gives those usable in that space (its own and the workspace-wide ones, `spaceId: null`). Paged (`limit`, `page`). Returns `{ items: [{ id, title, icon, description, spaceId, … }], total, page, limit, hasMore }`.',
     input: TemplateListQuery,
+    output: PagedList(Template),
     annotations: READ,
     handler: async (ctx, a) => {
       const { data, meta } = await listTemplates(ctx, a);
@@ -36,11 +38,9 @@ export const templateTools = [
     category,
     description: 'Read a template: its fields and content as Markdown (default), or as the document tree with `format: "json"`.',
     input: TemplateIdParams.extend({ workspaceId: TemplateReadQuery.shape.workspaceId, format: ReadFormat }),
+    output: OneFormat(TemplateWithContent),
     annotations: READ,
-    handler: async (ctx, a) => {
-      const { content, markdown, ...rest } = await getTemplate(ctx, a.templateId, { workspaceId: a.workspaceId, format: a.format });
-      return a.format === 'markdown' ? { ...rest, markdown: markdown ?? '' } : { ...rest, content };
-    },
+    handler: async (ctx, a) => oneFormat(await getTemplate(ctx, a.templateId, { workspaceId: a.workspaceId, format: a.format }), a.format),
   }),
   defineTool({
     name: 'template_create',
@@ -49,6 +49,7 @@ export const templateTools = [
     description:
       'Make a page template from `markdown` (preferred), a ProseMirror `content` tree, or an existing page (`fromPageId`, which takes its title and icon unless given). With `spaceId` it belongs to that space (editor rights there); without, it is workspace-wide (workspace admins). Text may hold `{{date}}`, `{{author}}` and `{{title}}`, filled when a page is made from it. Returns the template without content.',
     input: TemplateCreateBody,
+    output: Template,
     annotations: WRITE,
     handler: (ctx, a) => createTemplate(ctx, a),
   }),
@@ -58,6 +59,7 @@ export const templateTools = [
     category,
     description: 'Change the title, icon, description or content (`markdown` or `content`) of a template; only the given fields change. Returns the template.',
     input: TemplateIdParams.extend(TemplateUpdateBody.shape),
+    output: Template,
     annotations: UPDATE,
     handler: (ctx, { templateId, ...body }) => updateTemplate(ctx, templateId, body),
   }),
@@ -67,6 +69,7 @@ export const templateTools = [
     category,
     description: 'Delete a template; pages made from it stay. Returns `{ id, deleted: true }`.',
     input: TemplateIdParams.extend(TemplateWorkspaceQuery.shape),
+    output: DeletedRecord,
     annotations: DELETE,
     handler: (ctx, a) => deleteTemplate(ctx, a.templateId, a.workspaceId),
   }),
@@ -77,6 +80,7 @@ export const templateTools = [
     description:
       'Create a page in `spaceId` (editor rights) from a template, optionally under `parentId`, with `{{date}}` (`date` as YYYY-MM-DD, else today in UTC), `{{author}}` (your name) and `{{title}}` (the new page’s `title`, which defaults to the template’s) filled in. Returns the page (id, title, …) without content; read it with `page_get`.',
     input: TemplateIdParams.extend(PageFromTemplateBody.shape),
+    output: Page,
     annotations: WRITE,
     handler: (ctx, { templateId, ...body }) => createPageFromTemplate(ctx, templateId, body),
   }),

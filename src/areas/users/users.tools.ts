@@ -1,5 +1,5 @@
-import { defineTool, listOf, READ, UPDATE } from '../../mcp/tool.js';
-import { UserListQuery, UserParams, UserReadQuery, UserUpdateBody } from './users.schema.js';
+import { defineTool, ItemList, listOf, READ, UPDATE } from '../../mcp/tool.js';
+import { User, UserListQuery, UserParams, UserReadQuery, UserUpdateBody } from './users.schema.js';
 import { getMe, getUser, listUsers, updateUser } from './users.service.js';
 
 const category = 'user';
@@ -12,6 +12,7 @@ export const userTools = [
     description:
       'Your own user record (id, name, email). Give `workspaceId` to also get your role there. Use it to learn your user id (for `assigneeId` and the like).',
     input: UserReadQuery,
+    output: User,
     annotations: READ,
     handler: (ctx, a) => getMe(ctx, a.workspaceId),
   }),
@@ -22,6 +23,7 @@ export const userTools = [
     description:
       'List the members of a workspace, optionally filtered by `query` (matches name or email). Use it to find a user id for assigning tasks or granting roles. Returns `{ items: [{ id, name, email, role }], total }`.',
     input: UserListQuery,
+    output: ItemList(User),
     annotations: READ,
     handler: async (ctx, a) => listOf(await listUsers(ctx, a)),
   }),
@@ -31,6 +33,7 @@ export const userTools = [
     category,
     description: 'Read a user who shares a workspace with you; with `workspaceId`, includes their role there.',
     input: UserParams.extend(UserReadQuery.shape),
+    output: User,
     annotations: READ,
     handler: (ctx, a) => getUser(ctx, a.userId, a.workspaceId),
   }),
@@ -40,6 +43,7 @@ export const userTools = [
     category,
     description: 'Change your own name or avatar URL (only your own `userId`). Returns the user.',
     input: UserParams.extend(UserUpdateBody.shape),
+    output: User,
     annotations: UPDATE,
     handler: (ctx, { userId, ...body }) => updateUser(ctx, userId, body),
   }),

@@ -10,10 +10,12 @@ export interface MemberScope {
   userId: string;
   /** The only workspace whose membership counts; null: all of the user's. */
   keyWorkspaceId: string | null;
+  /** An app token without the `admin` scope: an admin's role counts as editor (areas/oauth). */
+  withoutAdmin?: boolean;
 }
 
 export function memberScope(actor: Actor): MemberScope {
-  return { userId: actor.userId, keyWorkspaceId: actor.workspaceId ?? null };
+  return { userId: actor.userId, keyWorkspaceId: actor.workspaceId ?? null, ...(actor.withoutAdmin ? { withoutAdmin: true } : {}) };
 }
 
 /** A bare user id asks about all of that user's memberships (another user, a background job's creator). */

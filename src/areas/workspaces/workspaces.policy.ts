@@ -42,9 +42,10 @@ const findMemberRole = compiledOnce((db: Db, workspaceId: string, userId: string
 
 /** The member's role in the workspace; `member` is a bare user id (all their memberships) or an actor's scope. */
 export async function memberRole(db: Db, workspaceId: string, member: string | MemberScope): Promise<{ exists: boolean; role: Role | null }> {
-  const { userId, keyWorkspaceId } = asMemberScope(member);
+  const { userId, keyWorkspaceId, withoutAdmin } = asMemberScope(member);
   const [row] = await findMemberRole(db, workspaceId, userId, keyWorkspaceId);
-  return { exists: !!row, role: (row?.role as Role | null) ?? null };
+  const role = (row?.role as Role | null) ?? null;
+  return { exists: !!row, role: withoutAdmin && role === 'admin' ? 'editor' : role };
 }
 
 /** The one question every area asks first: may the actor act with at least `min` in this workspace? Returns their role. */

@@ -40,6 +40,8 @@ import * as m0038 from './0038_search_stats_folded.js';
 import * as m0039 from './0039_templates.js';
 import * as m0040 from './0040_page_favorites_and_visits.js';
 import * as m0041 from './0041_comment_anchors_and_reactions.js';
+import * as m0042 from './0042_image_layout_widths.js';
+import * as m0043 from './0043_oauth.js';
 
 /** Ordered migrations; the key order is the run order. */
 export const migrations: Record<string, Migration> = {
@@ -84,4 +86,6 @@ export const migrations: Record<string, Migration> = {
   '0039_templates': m0039,
   '0040_page_favorites_and_visits': m0040,
   '0041_comment_anchors_and_reactions': m0041,
+  '0042_image_layout_widths': m0042,
+  '0043_oauth': m0043,
 };

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
 import { AuthScreen } from '../features/auth/AuthScreen';
 import { RequireSession } from '../features/auth/RequireSession';
@@ -9,6 +9,7 @@ import { CreateWorkspaceScreen } from '../features/workspaces/CreateWorkspaceScr
 import { HomeRedirect } from '../features/workspaces/HomeRedirect';
 import { WorkspaceScope } from '../features/workspaces/workspace-context';
 import { RouteError } from '../ui/RouteError';
+import { ScreenLoader } from '../ui/ScreenLoader';
 import { screens } from './first-screen';
 import { Shell } from './Shell';
 
@@ -23,6 +24,7 @@ const TasksScreen = lazy(() => import('../features/tasks/TasksScreen'));
 const GoalsScreen = lazy(() => import('../features/goals/GoalsScreen'));
 const ResearchScreen = lazy(() => import('../features/research/ResearchScreen'));
 const SettingsScreen = lazy(() => import('../features/settings/SettingsScreen'));
+const ConsentScreen = lazy(() => import('../features/oauth/ConsentScreen'));
 
 /**
  * Every URL names what it shows: `/w/<workspace hostname>/s/<space slug>/p/<page slug>-<page id>`. Sub-screens of a
@@ -45,6 +47,15 @@ export const router = createBrowserRouter([
     children: [
       { path: '/', element: <HomeRedirect /> },
       { path: '/new-workspace', element: <CreateWorkspaceScreen /> },
+      // Where the service sends a person an app asked to connect (OAuth): outside the workspace shell, like sign-in.
+      {
+        path: '/oauth/consent/:uid',
+        element: (
+          <Suspense fallback={<ScreenLoader />}>
+            <ConsentScreen />
+          </Suspense>
+        ),
+      },
       {
         path: '/w/:ws',
         element: (

@@ -126,7 +126,7 @@ function rewriteTaskLists(root: Element) {
   }
 }
 
-/** Emoticons become their character; Confluence's own icons (bullets, content-type icons) go. */
+/** Emoticons become their character; Confluence's own icons (bullets, content-type icons) go; a picture keeps its alignment. */
 function rewriteImages(root: Element) {
   for (const img of root.querySelectorAll('img')) {
     const src = img.getAttribute('src') ?? '';
@@ -140,6 +140,9 @@ function rewriteImages(root: Element) {
       // The full-size file, not the scaled rendition (`?width=760`).
       const full = img.getAttribute('data-image-src');
       if (full && !/^[a-z][a-z0-9+.-]*:/i.test(full)) img.setAttribute('src', full);
+      // Its alignment (`image-center`), which the block image keeps (images.ts); its width is in pixels, so not kept.
+      const align = /(?:^|\s)image-(left|center|right)(?:\s|$)/.exec(img.className)?.[1];
+      if (align) img.setAttribute('data-align', align);
     }
   }
 }

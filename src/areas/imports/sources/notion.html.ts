@@ -1,4 +1,5 @@
 import { type CalloutType, MAX_MATH } from '../../../editor/blocks.js';
+import { MAX_COLUMNS, MIN_COLUMNS } from '../../../editor/columns.js';
 import { elementToDocument, withHtmlDocument } from '../../../editor/html.js';
 import { isEmoji, pictureIconWarning } from './callout-icons.js';
 import type { Converted } from './source.js';
@@ -10,7 +11,7 @@ import type { Converted } from './source.js';
  * marks up a few blocks in its own way, rewritten here to what the shared schema reads: to-do lists become task
  * lists, callouts (`figure.callout`) callouts (an emoji icon kept, the type from the colour), toggles (`ul.toggle`,
  * and toggle headings) details, equations (KaTeX) math blocks and inline math with their TeX source, and a Mermaid
- * code block kb's `mermaid` one; the icons beside property names (inline SVG) are decoration.
+ * code block kb's `mermaid` one, column lists columns; the icons beside property names (inline SVG) are decoration.
  */
 
 const PAGE_TITLE = /<h1\b[^>]*class="[^"]*\bpage-title\b[^"]*"[^>]*>([\s\S]*?)<\/h1>/i;
@@ -181,6 +182,25 @@ function equationsToMath(root: Element, document: Document, warnings: Set<string
   for (const katex of root.querySelectorAll('.katex-display, .katex')) if (katex.isConnected) replace(katex, katex.matches('.katex-display'));
 }
 
+/**
+ * Column lists: `<div class="column-list"><div class="column" style="width:…">…</div>…</div>` as the schema's columns
+ * (`<div data-type="columns"><div data-type="column">…</div></div>`). kb's columns hold two or three: a list of one
+ * column, or of four and more, is kept as its blocks one after another (reported when columns were given up).
+ */
+function columnListsToColumns(root: Element, warnings: Set<string>) {
+  for (const list of [...root.querySelectorAll('div.column-list')].reverse()) {
+    const columns = [...list.children].filter((c) => c.matches('div.column'));
+    if (columns.length >= MIN_COLUMNS && columns.length <= MAX_COLUMNS && columns.length === list.children.length) {
+      list.setAttribute('data-type', 'columns');
+      for (const column of columns) column.setAttribute('data-type', 'column');
+      continue;
+    }
+    if (columns.length > MAX_COLUMNS)
+      warnings.add(`a row of ${columns.length} columns was kept as its blocks one after another (kb's columns hold at most ${MAX_COLUMNS})`);
+    list.replaceWith(...[...list.children].flatMap((c) => (c.matches('div.column') ? [...c.childNodes] : [c])));
+  }
+}
+
 /** Notion names its code languages in capitals (`language-Mermaid`): a diagram is kb's `mermaid` code block. */
 function mermaidCode(root: Element) {
   for (const code of root.querySelectorAll('pre code.language-Mermaid')) code.className = 'language-mermaid';
@@ -200,6 +220,7 @@ export function convertNotionHtml(html: string): Converted {
     calloutsToCallouts(root, document, warnings);
     togglesToDetails(root, document);
     mermaidCode(root);
+    columnListsToColumns(root, warnings);
     const { doc, dropped } = elementToDocument(root);
     return { doc, warnings: [...warnings, ...dropped] };
   });

@@ -1,12 +1,16 @@
+import { z } from 'zod';
 import { defineTool, READ, UPDATE } from '../../../mcp/tool.js';
 import { PageIdParams } from '../pages.schema.js';
 import { addFavorite, listFavorites, removeFavorite } from './favorites.service.js';
-import { FavoriteBody, FavoriteListQuery, RecentQuery } from './personal.schema.js';
+import { FavoriteBody, FavoriteListQuery, FavoritePage, FavoriteState, ListedPage, RecentPages, RecentQuery, VisitedPage } from './personal.schema.js';
 import { listRecent } from './recent.service.js';
 
 const category = 'page';
 
-const brief = (p: { id: string; title: string; icon: string | null; spaceId: string; spaceName: string; parentId: string | null; updatedAt: string }) => ({
+/** A page in one of a person's lists: what an agent needs to pick one and read it next. */
+const BRIEF = { id: true, title: true, icon: true, spaceId: true, spaceName: true, parentId: true, updatedAt: true } as const;
+const ListedPageBrief = ListedPage.pick(BRIEF);
+const brief = (p: z.input<typeof ListedPageBrief>) => ({
   id: p.id,
   title: p.title,
   icon: p.icon,
@@ -23,6 +27,7 @@ export const personalPageTools = [
     category,
     description: 'Add a page to your favourites (the starred pages listed in the web app’s sidebar). Idempotent. Returns `{ pageId, favorite, favoritedAt }`.',
     input: PageIdParams.extend(FavoriteBody.shape),
+    output: FavoriteState,
     annotations: { ...UPDATE, idempotentHint: true },
     handler: (ctx, a) => addFavorite(ctx, a.pageId, a.workspaceId),
   }),
@@ -32,6 +37,7 @@ export const personalPageTools = [
     category,
     description: 'Remove a page from your favourites. Idempotent. Returns `{ pageId, favorite: false }`.',
     input: PageIdParams.extend(FavoriteBody.shape),
+    output: FavoriteState,
     annotations: { ...UPDATE, idempotentHint: true },
     handler: (ctx, a) => removeFavorite(ctx, a.pageId, a.workspaceId),
   }),
@@ -42,6 +48,7 @@ export const personalPageTools = [
     description:
       'Your favourite pages in a workspace, in the order you starred them: `{ items: [{ id, title, icon, spaceId, spaceName, parentId, updatedAt, favoritedAt }] }`. Read one with `page_get`.',
     input: FavoriteListQuery,
+    output: z.object({ items: z.array(FavoritePage.pick({ ...BRIEF, favoritedAt: true })) }),
     annotations: READ,
     handler: async (ctx, a) => ({ items: (await listFavorites(ctx, a)).map((p) => ({ ...brief(p), favoritedAt: p.favoritedAt })) }),
   }),
@@ -52,6 +59,7 @@ export const personalPageTools = [
     description:
       'Recent pages of a workspace: `visited` (the pages you opened last in the web app, with `visitedAt`) and `updated` (the pages anyone edited last). Each item `{ id, title, icon, spaceId, spaceName, parentId, updatedAt }`.',
     input: RecentQuery,
+    output: RecentPages.extend({ visited: z.array(VisitedPage.pick({ ...BRIEF, visitedAt: true })), updated: z.array(ListedPageBrief) }),
     annotations: READ,
     handler: async (ctx, a) => {
       const { visited, updated } = await listRecent(ctx, a);

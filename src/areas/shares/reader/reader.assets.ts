@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
+import { MAX_IMAGE_WIDTH, MIN_IMAGE_WIDTH } from '../../../editor/images.js';
 
 /**
  * The reader's only stylesheet and script, inline (one request for the whole page), each allowed by its hash in the
  * page's Content-Security-Policy: nothing else may run or style the page, whatever its content holds.
  */
+
+/** A block image's width (images.ts) as a rule per whole percentage: the reader allows no style attribute. */
+const IMAGE_WIDTHS = Array.from(
+  { length: MAX_IMAGE_WIDTH - MIN_IMAGE_WIDTH + 1 },
+  (_, i) => `.content figure.image[data-width="${i + MIN_IMAGE_WIDTH}"]{width:${i + MIN_IMAGE_WIDTH}%}`,
+).join('');
 
 /** Readable on a phone and a desktop, light or dark as the visitor's system prefers. */
 export const READER_CSS = `
@@ -39,6 +46,12 @@ h1.title{font-size:2.25rem;line-height:1.2;margin:0 0 .5rem;letter-spacing:-.01e
 .content li[data-type=taskItem][data-checked=true]>div{color:var(--muted);text-decoration:line-through}
 .content blockquote{border-left:3px solid var(--line);padding:0 0 0 1rem;color:var(--muted)}
 .content img{max-width:100%;height:auto;border-radius:4px}
+.content figure.image{width:fit-content;max-width:100%;min-width:min(100%,8rem)}
+.content figure.image[data-width] img{display:block;width:100%}
+.content figure.image[data-align=center]{margin-left:auto;margin-right:auto;text-align:center}
+.content figure.image[data-align=right]{margin-left:auto;text-align:right}
+.content figure.image figcaption{color:var(--muted);font-size:.875rem;line-height:1.4;margin-top:.375rem}
+${IMAGE_WIDTHS}
 .content hr{border:0;border-top:1px solid var(--line);margin:2rem 0}
 .content code{font:.875em/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--soft);padding:.1em .3em;border-radius:4px}
 .content pre{position:relative;background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:.875rem 1rem;overflow-x:auto}
@@ -57,6 +70,8 @@ h1.title{font-size:2.25rem;line-height:1.2;margin:0 0 .5rem;letter-spacing:-.01e
 .content details{border:1px solid var(--line);border-radius:6px;padding:.5rem .875rem}
 .content summary{cursor:pointer;font-weight:600}
 .content aside{background:var(--soft);border-left:4px solid var(--accent);border-radius:4px;padding:.75rem 1rem}
+.content .columns{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(0,1fr);gap:1.5rem;margin:0 0 1rem}
+.content [data-type=column]>:last-child{margin-bottom:0}
 .content .embed-card a{display:flex;flex-direction:column;gap:.125rem;border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;background:var(--soft);text-decoration:none}
 .content .embed-card strong{color:var(--fg)}
 .content a.link-card{display:block;border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:1rem 0;background:var(--soft);overflow-wrap:anywhere}
@@ -67,7 +82,7 @@ section.children ul{margin:0;padding-left:1.25rem}
 footer{max-width:72rem;margin:0 auto;padding:2rem 1.25rem;color:var(--muted);font-size:.875rem}
 .gone{max-width:32rem;margin:5rem auto;padding:0 1.25rem;text-align:center}
 .gone h1{font-size:1.5rem}
-@media (max-width:48rem){.layout{display:block;padding-top:1rem}nav.pages{margin-bottom:1.5rem;border-bottom:1px solid var(--line);padding-bottom:.5rem}h1.title{font-size:1.75rem}}
+@media (max-width:48rem){.layout{display:block;padding-top:1rem}nav.pages{margin-bottom:1.5rem;border-bottom:1px solid var(--line);padding-bottom:.5rem}h1.title{font-size:1.75rem}.content .columns{grid-auto-flow:row;gap:0}}
 @media print{nav.pages,footer,.skip,pre .copy{display:none}}
 `
   .trim()

@@ -3,6 +3,7 @@ import type { DocJson } from '../../../db/tables/pages.js';
 import { checkEmbedUrl } from '../../../editor/embeds.js';
 import { documentToHtml, HAPPY_DOM_SETTINGS } from '../../../editor/html.js';
 import { headingIds } from '../../../editor/html-contents.js';
+import { cleanImageAlign, styleWidth } from '../../../editor/images.js';
 import { SUBPAGES } from '../../../editor/live-blocks.js';
 import { isAllowedImageUrl, isAllowedLinkUrl } from '../../../editor/urls.js';
 
@@ -30,7 +31,7 @@ const REMOVED = new Set(
   ),
 );
 const ATTRIBUTES = new Set(
-  'href src alt title width height colspan rowspan start reversed type checked open datetime class lang dir data-type data-checked data-language data-callout data-color'.split(
+  'href src alt title width height colspan rowspan start reversed type checked open datetime class lang dir data-type data-checked data-language data-callout data-color data-align data-width'.split(
     ' ',
   ),
 );
@@ -64,8 +65,12 @@ function unwrap(el: Element) {
   el.replaceWith(...Array.from(el.childNodes));
 }
 
+/** The ids footnotes link by (`fn1`, `fnref1`: footnotes-html.ts); other ids are dropped (headings get theirs after). */
+const FOOTNOTE_ID = /^fn(?:ref)?\d{1,5}$/;
+
 function cleanAttributes(el: Element) {
-  for (const attr of Array.from(el.attributes)) if (!ATTRIBUTES.has(attr.name)) el.removeAttribute(attr.name);
+  for (const attr of Array.from(el.attributes))
+    if (!ATTRIBUTES.has(attr.name) && !(attr.name === 'id' && FOOTNOTE_ID.test(attr.value))) el.removeAttribute(attr.name);
 }
 
 /** Sanitizes the elements under `root` in place (see the file's comment). */
@@ -169,6 +174,21 @@ function mediaLinks(root: Element) {
   }
 }
 
+/**
+ * A block image's figure keeps its layout without a style attribute (before `sanitize`, which removes it): its width as
+ * `data-width`, sized by the reader's stylesheet; anything but a known alignment is dropped.
+ */
+function imageFigures(root: Element) {
+  for (const figure of Array.from(root.querySelectorAll('figure.image'))) {
+    const width = styleWidth(figure);
+    if (width !== null) figure.setAttribute('data-width', String(width));
+    else figure.removeAttribute('data-width');
+    const align = cleanImageAlign(figure.getAttribute('data-align'));
+    if (align) figure.setAttribute('data-align', align);
+    else figure.removeAttribute('data-align');
+  }
+}
+
 /** Task items: a checkbox that shows the state, cannot be changed, and is named by its task. */
 function taskItems(root: Element) {
   for (const input of Array.from(root.querySelectorAll('input[type=checkbox]'))) {
@@ -200,6 +220,7 @@ export function readerContent(doc: DocJson): ReaderContent {
   documentToHtml(doc, { document, into: root as unknown as HTMLElement });
   embedCards(root);
   mediaLinks(root);
+  imageFigures(root);
   // The page's children are listed under it (reader.page.ts): the subpages block's placeholder would say so twice.
   for (const nav of Array.from(root.querySelectorAll(`nav[data-type="${SUBPAGES.htmlType}"]`))) nav.remove();
   sanitize(root);

@@ -37,6 +37,9 @@ const GROUPS: { title: string; rows: Row[] }[] = [
     rows: [
       [['/'], 'Insert a block'],
       [['@'], 'Mention a person or a page'],
+      [[':sm'], 'Emoji by shortcode (a colon and two letters)'],
+      [[ALT, 'Shift', '↑'], 'Move the block up'],
+      [[ALT, 'Shift', '↓'], 'Move the block down'],
       [[MOD, ALT, '1…6'], 'Heading 1 to 6'],
       [[MOD, 'Shift', '8'], 'Bulleted list'],
       [[MOD, 'Shift', '7'], 'Numbered list'],
@@ -61,6 +64,7 @@ const GROUPS: { title: string; rows: Row[] }[] = [
       [[':::info'], 'Callout (note, success, warning, danger)'],
       [['**bold**', '==mark=='], 'Bold, highlight'],
       [['[text](url)'], 'Link'],
+      [[':smile:'], 'Emoji (😄)'],
     ],
   },
 ];

@@ -6,6 +6,7 @@ import {
   IconFolders,
   IconHistory,
   IconKey,
+  IconPlugConnected,
   IconRefresh,
   IconSettings,
   IconUsers,
@@ -17,6 +18,7 @@ import { Link, Route, Routes, useLocation } from 'react-router';
 import { IndexRedirect } from '../../ui/IndexRedirect';
 import { AuditLogSection } from '../audit/AuditLogSection';
 import { NotificationPreferencesSection } from '../notifications/NotificationPreferencesSection';
+import { ConnectedAppsSection } from '../oauth/ConnectedAppsSection';
 import { WebhooksSection } from '../webhooks/WebhooksSection';
 import { paths, useWorkspace } from '../workspaces/workspace-context';
 import { ApiKeysSection } from './ApiKeysSection';
@@ -43,6 +45,7 @@ function sectionsFor(role: string | null | undefined): Section[] {
     { slug: 'spaces', label: 'Spaces', icon: <IconFolders size={16} />, element: <SpacesSection /> },
     { slug: 'groups', label: 'Groups', icon: <IconUsersGroup size={16} />, element: <GroupsSection /> },
     { slug: 'api-keys', label: 'API keys', icon: <IconKey size={16} />, element: <ApiKeysSection /> },
+    { slug: 'connected-apps', label: 'Connected apps', icon: <IconPlugConnected size={16} />, element: <ConnectedAppsSection /> },
     { slug: 'sessions', label: 'Sessions', icon: <IconDevices size={16} />, element: <SessionsSection /> },
     { slug: 'notifications', label: 'Notifications', icon: <IconBell size={16} />, element: <NotificationPreferencesSection /> },
     { slug: 'sync', label: 'Sync', icon: <IconRefresh size={16} />, element: <SyncSection /> },

@@ -1,7 +1,7 @@
 import { Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
@@ -22,16 +22,17 @@ function hostnameFrom(name: string): string {
 export function CreateWorkspaceScreen() {
   const client = useQueryClient();
   const navigate = useNavigate();
+  // Where to go once it exists (the consent screen of an app waiting to connect), else the new workspace's home.
+  const next = useSearchParams()[0].get('next');
   const [name, setName] = useState('');
   const [hostname, setHostname] = useState('');
   const [touched, setTouched] = useState(false);
   const create = useMutation({
-    mutationFn: async () =>
-      (await data(api.POST('/api/v1/workspaces', { body: { name, hostname: hostname || hostnameFrom(name) } }))) as WorkspaceSummary,
+    mutationFn: async () => (await data(api.POST('/api/v1/workspaces', { body: { name, hostname: hostname || hostnameFrom(name) } }))) as WorkspaceSummary,
     onSuccess: async (ws) => {
       // Refetch even while no screen watches the list: the workspace scope must find the new workspace in it.
       await client.refetchQueries({ queryKey: workspaceKeys.all });
-      navigate(paths.workspace(ws.hostname));
+      navigate(next?.startsWith('/') && !next.startsWith('//') ? next : paths.workspace(ws.hostname));
     },
   });
   const fields = create.error instanceof ApiError ? create.error.fieldErrors() : {};

@@ -1,13 +1,10 @@
 import { ALLOWED_EMBED_PROVIDERS, checkEmbedUrl } from '@editor/embeds';
 import { checkLinkCardUrl } from '@editor/link-cards';
-import { Button, Group, Paper, Text, TextInput } from '@mantine/core';
+import { Button, Group, Text, TextInput } from '@mantine/core';
 import type { Editor } from '@tiptap/react';
-import { BubbleMenu } from '@tiptap/react/menus';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { CaretMenu } from './CaretMenu';
 import { EMBED_BOX_EVENT } from './slash-menu';
-
-const MENU_KEY = 'kbEmbedBox';
-const PLACEMENT = { placement: 'bottom-start', offset: 6, flip: true, shift: { padding: 8 } } as const;
 
 /** A refusal of the shared allow-list (embeds.ts), as a sentence. */
 const sentence = (reason: string) => `${reason[0].toUpperCase()}${reason.slice(1)}.`;
@@ -107,43 +104,11 @@ function EmbedBox({ editor, mode, onClose }: { editor: Editor; mode: EmbedBoxMod
   );
 }
 
-/** The embed box under the caret, opened by the slash menu's "Embed"; it closes when the caret moves elsewhere. */
+/** The embed box under the caret, opened by the slash menu's "Embed" (or "Link card"). */
 export function EmbedMenu({ editor }: { editor: Editor }) {
-  const [at, setAt] = useState<number | null>(null);
-  const [mode, setMode] = useState<EmbedBoxMode>('embed');
-  useEffect(() => {
-    const bus = editor as unknown as { on(e: string, f: (mode?: EmbedBoxMode) => void): void; off(e: string, f: (mode?: EmbedBoxMode) => void): void };
-    const open = (asked?: EmbedBoxMode) => {
-      setMode(asked === 'card' ? 'card' : 'embed');
-      setAt(editor.state.selection.from);
-    };
-    const moved = () => setAt((pos) => (pos !== null && editor.state.selection.from !== pos ? null : pos));
-    bus.on(EMBED_BOX_EVENT, open);
-    editor.on('selectionUpdate', moved);
-    return () => {
-      bus.off(EMBED_BOX_EVENT, open);
-      editor.off('selectionUpdate', moved);
-    };
-  }, [editor]);
-  const open = at !== null;
-  // Stable while open or closed (the menu re-registers its options whenever this changes).
-  const shouldShow = useCallback(({ editor: e }: { editor: Editor }) => open && e.isEditable, [open]);
-  // The menu itself shows and hides only on a change of selection or document: opening (or closing) changes neither.
-  const shown = useRef(false);
-  useEffect(() => {
-    if (editor.isDestroyed || open === shown.current) return;
-    shown.current = open;
-    const tell = (meta: string) => editor.view.dispatch(editor.state.tr.setMeta(MENU_KEY, meta));
-    if (open) {
-      tell('show');
-      tell('updatePosition');
-    } else tell('hide');
-  }, [editor, open]);
   return (
-    <BubbleMenu editor={editor} pluginKey={MENU_KEY} className="kb-menu" shouldShow={shouldShow} options={PLACEMENT}>
-      <Paper shadow="md" withBorder p={4} radius="md">
-        {open && <EmbedBox key={mode} editor={editor} mode={mode} onClose={() => setAt(null)} />}
-      </Paper>
-    </BubbleMenu>
+    <CaretMenu editor={editor} event={EMBED_BOX_EVENT} menuKey="kbEmbedBox">
+      {(mode, close) => <EmbedBox key={mode} editor={editor} mode={mode === 'card' ? 'card' : 'embed'} onClose={close} />}
+    </CaretMenu>
   );
 }

@@ -5,7 +5,9 @@ import { collabExtensions } from '../collab/collab-extensions';
 import type { CollabSession } from '../collab/collab-session';
 import type { CommentAnchor } from '../collab/comment-anchors';
 import type { DocJSON } from '../pages.queries';
+import { BlockDragHandle } from './BlockDragHandle';
 import { EditorMenus } from './EditorMenus';
+import { EmojiMenu } from './emoji/EmojiMenu';
 import { FindBar } from './FindBar';
 import { TemplateInsert } from '../../templates/TemplateInsert';
 import { TableMenu } from './TableMenu';
@@ -73,6 +75,8 @@ export function PageEditor(props: {
       <EditorContent editor={editor} />
       {editor && props.editable && <EditorMenus editor={editor} onComment={props.onComment} />}
       {editor && props.editable && <TableMenu editor={editor} />}
+      {editor && props.editable && <EmojiMenu editor={editor} />}
+      {editor && props.editable && <BlockDragHandle editor={editor} />}
       {editor && props.editable && <TemplateInsert editor={editor} workspaceId={props.target.workspaceId} pageId={props.target.pageId} />}
     </Box>
   );

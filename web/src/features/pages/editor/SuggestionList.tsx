@@ -83,12 +83,32 @@ export const SuggestionList = forwardRef<ListHandle, ListProps>(function Suggest
   );
 });
 
+/**
+ * Where the suggestion plugins place their list (`floatingUi`): fixed to the viewport and kept 8 px inside it, so a
+ * caret near a phone's right edge does not push the list off the screen.
+ */
+export const LIST_PLACEMENT: NonNullable<SuggestionOptions<SuggestionItem>['floatingUi']> = {
+  strategy: 'fixed',
+  middleware: [
+    {
+      name: 'keepInView',
+      fn: ({ x, y, rects }) => ({ x: Math.max(8, Math.min(x, window.innerWidth - rects.floating.width - 8)), y }),
+    },
+  ],
+};
+
 /** The `render` of a suggestion plugin: the list above, mounted and positioned by the plugin next to the caret. */
 export function renderList(label: string, empty: string): SuggestionOptions<SuggestionItem>['render'] {
   return () => {
     let renderer: ReactRenderer<ListHandle, ListProps> | null = null;
     let unmount: (() => void) | null = null;
-    const propsOf = (p: SuggestionProps<SuggestionItem>): ListProps => ({ items: p.items, command: p.command, label, empty });
+    let shown: SuggestionItem[] = [];
+    // While a query's items are on their way (the plugin then passes none), the list keeps the last ones rather than
+    // flickering empty on every key; before the first arrive it says "Loading…" rather than "no match".
+    const propsOf = (p: SuggestionProps<SuggestionItem>): ListProps => {
+      if (!p.loading) shown = p.items;
+      return { items: shown, command: p.command, label, empty: p.loading ? 'Loading…' : empty };
+    };
     return {
       onStart(p) {
         renderer = new ReactRenderer(SuggestionList, { props: propsOf(p), editor: p.editor });

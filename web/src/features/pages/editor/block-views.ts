@@ -1,10 +1,13 @@
 import { checkEmbedUrl, EMBED_ALLOW, EMBED_REFERRER_POLICY, EMBED_SANDBOX } from '@editor/embeds';
-import { type AnyExtension, Extension, InputRule, type NodeViewRendererProps, type Node as TiptapNode } from '@tiptap/core';
+import { type AnyExtension, type Editor, Extension, InputRule, type NodeViewRendererProps, type Node as TiptapNode } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { NodeSelection, Plugin, PluginKey } from '@tiptap/pm/state';
 import { Decoration, DecorationSet } from '@tiptap/pm/view';
-import { fileView, mediaView } from './file-views';
+import { withColumnsKeys } from './columns-view';
 import { dateView, OPEN_DATE_EVENT } from './date-view';
+import { fileView, mediaView } from './file-views';
+import { footnoteNumbers, footnoteView, OPEN_FOOTNOTE_EVENT } from './footnote-view';
+import { imageView } from './image-view';
 import { linkCardView } from './link-card-view';
 import { liveBlockView } from './live-block-views';
 import type { UploadTarget } from './uploads';
@@ -68,7 +71,7 @@ function mathView(displayMode: boolean) {
         if (ev.key === 'Escape' || (ev.key === 'Enter' && (!displayMode || ev.metaKey || ev.ctrlKey))) {
           ev.preventDefault();
           commit(field!.value);
-          editor.commands.focus();
+          editor.view.focus();
         }
       });
       field.addEventListener('blur', () => commit(field?.value ?? current.attrs.latex));
@@ -360,6 +363,18 @@ function diagramDecorations(doc: PMNode): DecorationSet {
 
 const diagramsKey = new PluginKey<DecorationSet>('kbDiagrams');
 
+/** Enter on a selected `name` node opens its field (`event`; a click does too). */
+function openOnEnter(name: string, event: string) {
+  return {
+    Enter: ({ editor }: { editor: Editor }) => {
+      const { selection } = editor.state;
+      if (!editor.isEditable || !(selection instanceof NodeSelection) || selection.node.type.name !== name) return false;
+      (editor as unknown as { emit(event: string): void }).emit(event);
+      return true;
+    },
+  };
+}
+
 /**
  * A shared schema extension with its view for the browser (the node, its attributes and HTML unchanged). With the
  * page being edited (`target`), link cards ask the server for their page's title and icon and the subpages block lists
@@ -380,27 +395,24 @@ export function withBlockView(ext: AnyExtension, target: UploadTarget | null = n
       return node.extend({ addNodeView: () => detailsView });
     case 'embed':
       return node.extend({ addNodeView: () => embedView });
+    case 'columns':
+      return withColumnsKeys(node);
     case 'linkCard':
       return node.extend({ addNodeView: () => linkCardView(target?.workspaceId ?? null) });
     case 'fileAttachment':
       return node.extend({ addNodeView: () => fileView });
+    case 'image':
+      return node.extend({ addNodeView: () => imageView });
     case 'video':
     case 'audio':
       return node.extend({ addNodeView: () => mediaView(ext.name as 'video' | 'audio') });
     case 'date':
+      return node.extend({ addNodeView: () => dateView, addKeyboardShortcuts: () => openOnEnter('date', OPEN_DATE_EVENT) });
+    case 'footnote':
       return node.extend({
-        addNodeView: () => dateView,
-        addKeyboardShortcuts() {
-          // Enter on a selected date opens its field (a click does too).
-          return {
-            Enter: ({ editor }) => {
-              const { selection } = editor.state;
-              if (!editor.isEditable || !(selection instanceof NodeSelection) || selection.node.type.name !== 'date') return false;
-              (editor as unknown as { emit(event: string): void }).emit(OPEN_DATE_EVENT);
-              return true;
-            },
-          };
-        },
+        addNodeView: () => footnoteView,
+        addKeyboardShortcuts: () => openOnEnter('footnote', OPEN_FOOTNOTE_EVENT),
+        addProseMirrorPlugins: () => [footnoteNumbers()],
       });
     default:
       return ext;

@@ -1,5 +1,5 @@
 import { isIsoDay } from '@editor/dates';
-import type { Editor, NodeViewRendererProps } from '@tiptap/core';
+import type { NodeViewRendererProps } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
 
 /**
@@ -47,7 +47,7 @@ export function dateView({ node, editor, getPos }: NodeViewRendererProps) {
     picker?.remove();
     picker = null;
     dom.classList.remove('is-open');
-    if (refocus) (editor as Editor).commands.focus();
+    if (refocus) editor.view.focus();
   };
   const open = () => {
     if (picker || !editor.isEditable) return;

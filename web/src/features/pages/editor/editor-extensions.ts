@@ -1,11 +1,14 @@
 import { extensions as shared } from '@editor/extensions';
 import { type AnyExtension, type Editor, Extension } from '@tiptap/core';
+import { NodeRange } from '@tiptap/extension-node-range';
 import { Placeholder } from '@tiptap/extensions';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { BlockViews, withBlockView } from './block-views';
 import { BlocksNearCaret } from './blocks-near-caret';
 import { CodeBlockBar } from './code-block-view';
 import { CodeHighlight } from './code-highlight';
+import { EmojiSuggestion } from './emoji/emoji-suggestion';
+import { MoveBlock } from './block-move';
 import { isLinkable, LinkHandling } from './links';
 import { FindReplace } from './find-replace';
 import { loadMarkdownConverter, looksLikeMarkdown, markdownConverter, markdownToContent } from './markdown-paste';
@@ -93,7 +96,7 @@ function forTheWebEditor(ext: AnyExtension, target: UploadTarget): AnyExtension 
  * The page editor's extensions: exactly the shared schema (`@editor/extensions`, the server's too), with the
  * mention node given its suggestion UI, plus helpers that add no node or mark: placeholder, code colours and the code
  * block's bar (language, Copy), the "/"
- * menu, paste/drop handling, and the blocks near the caret kept rendered on a long page. Co-editing adds its own (collab/collab-extensions.ts).
+ * menu, ":" emoji, moving blocks (Alt+Shift+↑/↓, and the selection the drag handle makes), paste/drop handling, and the blocks near the caret kept rendered on a long page. Co-editing adds its own (collab/collab-extensions.ts).
  */
 export function editorExtensions(target: UploadTarget): AnyExtension[] {
   const schemaExtensions = shared.map((ext) => forTheWebEditor(ext, target));
@@ -109,5 +112,8 @@ export function editorExtensions(target: UploadTarget): AnyExtension[] {
     LinkHandling,
     BlockViews,
     FindReplace,
+    EmojiSuggestion,
+    MoveBlock,
+    NodeRange,
   ];
 }

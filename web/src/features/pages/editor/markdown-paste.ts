@@ -3,7 +3,7 @@
  * at the start of a line, or inline emphasis/links. Plain prose stays plain (converting it would gain nothing).
  */
 const BLOCK = /^(:::[a-z]+|\$\$|<details[\s>]|>\s\[![a-z]+\]|#{1,6}\s|\s*([-*+]|\d+[.)])\s|>\s|```|~~~|\|.*\|\s*$|\s*[-*]\s\[[ xX]\]\s)/m;
-const INLINE = /(\$[^\s$][^$\n]*[^\s$]\$|\*\*[^*\n]+\*\*|__[^_\n]+__|`[^`\n]+`|\[[^\]\n]+\]\([^)\s]+\))/;
+const INLINE = /(\$[^\s$][^$\n]*[^\s$]\$|\*\*[^*\n]+\*\*|__[^_\n]+__|`[^`\n]+`|\[[^\]\n]+\]\([^)\s]+\)|\[\^[^\]\s]+\])/;
 
 export function looksLikeMarkdown(text: string): boolean {
   return BLOCK.test(text) || INLINE.test(text);

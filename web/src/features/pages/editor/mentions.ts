@@ -1,6 +1,6 @@
 import type { AnyExtension } from '@tiptap/core';
 import { api, data } from '../../../api/client';
-import { renderList, type SuggestionItem } from './SuggestionList';
+import { LIST_PLACEMENT, renderList, type SuggestionItem } from './SuggestionList';
 
 interface Person {
   id: string;
@@ -48,6 +48,7 @@ export function withMentionSuggestions(ext: AnyExtension, workspaceId: string): 
           .run();
       },
       render: renderList('Mention', 'Nobody and no page matches'),
+      floatingUi: LIST_PLACEMENT,
     },
   });
 }

@@ -1,8 +1,10 @@
 import { type Editor, Extension, type Range } from '@tiptap/core';
 import { PluginKey } from '@tiptap/pm/state';
 import { Suggestion } from '@tiptap/suggestion';
+import { inColumn, insertColumns } from './columns-view';
 import { todayIso } from './date-view';
-import { renderList, type SuggestionItem } from './SuggestionList';
+import { OPEN_FOOTNOTE_EVENT } from './footnote-view';
+import { LIST_PLACEMENT, renderList, type SuggestionItem } from './SuggestionList';
 
 /** The editor event that asks the menus (EmbedBox.tsx) for the embed box, where the person pastes the link. */
 export const EMBED_BOX_EVENT = 'kbEmbedBox';
@@ -15,12 +17,17 @@ export function requestEmbedBox(editor: Editor, mode: 'embed' | 'card' = 'embed'
 /** The editor event the slash menu's "Template" sends (templates/TemplateInsert.tsx): pick a template to put in at the caret. */
 export const TEMPLATE_INSERT_EVENT = 'kbTemplateInsert';
 
+/** The editor event the slash menu's "Emoji" sends (emoji/EmojiMenu.tsx): the picker under the caret. */
+export const EMOJI_PICKER_EVENT = 'kbEmojiPicker';
+
 function requestTemplateInsert(editor: Editor) {
   (editor as unknown as { emit(event: string): void }).emit(TEMPLATE_INSERT_EVENT);
 }
 
 interface Block extends SuggestionItem {
   run(editor: Editor, range: Range): void;
+  /** Offered only where this holds (everywhere when left out). */
+  offered?: (editor: Editor) => boolean;
 }
 
 /** The blocks "/" offers, in the order people reach for them. `aliases` let "/h1" or "/ul" find them. */
@@ -120,6 +127,17 @@ function blocks(onPick: (editor: Editor, accept: string) => void): (Block & { al
           })
           .run(),
     },
+    ...[2, 3].map((count) => ({
+      key: `columns-${count}`,
+      label: `${count} columns`,
+      hint: count === 2 ? 'Blocks side by side, in two columns' : 'Blocks side by side, in three columns',
+      aliases: ['columns', 'layout', 'side', `${count}col`],
+      offered: (e: Editor) => !inColumn(e),
+      run: (e: Editor, r: Range) => {
+        chainAt(e, r).run();
+        insertColumns(e, count);
+      },
+    })),
     {
       key: 'math',
       label: 'Math block',
@@ -163,6 +181,34 @@ function blocks(onPick: (editor: Editor, accept: string) => void): (Block & { al
           ])
           .run(),
     },
+    {
+      key: 'emoji',
+      label: 'Emoji',
+      hint: 'Pick one by name or group (or type :smile:)',
+      aliases: ['emoticon', 'smiley', 'icon', 'reaction'],
+      run: (e, r) => {
+        chainAt(e, r).run();
+        (e as unknown as { emit(event: string): void }).emit(EMOJI_PICKER_EVENT);
+      },
+    },
+    {
+      key: 'footnote',
+      label: 'Footnote',
+      hint: 'A numbered note at the end of the page',
+      aliases: ['note', 'reference', 'citation', 'cite', 'fn'],
+      run: (e, r) => {
+        // It sits right after its word: the space "/" needed before it goes.
+        const from = r.from > 1 && e.state.doc.textBetween(r.from - 1, r.from) === ' ' ? r.from - 1 : r.from;
+        chainAt(e, { from, to: r.to })
+          .insertContent({ type: 'footnote', attrs: { text: '' } })
+          .run();
+        // Select the new footnote and open its field.
+        const at = e.state.selection.from - 1;
+        if (e.state.doc.nodeAt(at)?.type.name !== 'footnote') return;
+        e.chain().setNodeSelection(at).run();
+        (e as unknown as { emit(event: string): void }).emit(OPEN_FOOTNOTE_EVENT);
+      },
+    },
     { key: 'divider', label: 'Divider', hint: 'A horizontal line', aliases: ['hr', 'rule', 'line'], run: (e, r) => chainAt(e, r).setHorizontalRule().run() },
     {
       key: 'template',
@@ -196,12 +242,13 @@ export const SlashMenu = Extension.create<SlashMenuOptions>({
         pluginKey: new PluginKey('slashMenu'),
         char: '/',
         allow: ({ state, range }) => !state.doc.resolve(range.from).parent.type.spec.code,
-        items: ({ query }) => {
+        items: ({ query, editor }) => {
           const q = query.toLowerCase();
-          return all.filter((b) => b.label.toLowerCase().includes(q) || b.aliases.some((a) => a.startsWith(q)));
+          return all.filter((b) => (b.label.toLowerCase().includes(q) || b.aliases.some((a) => a.startsWith(q))) && (b.offered?.(editor) ?? true));
         },
         command: ({ editor, range, props }) => all.find((b) => b.key === props.key)?.run(editor, range),
         render: renderList('Insert block', 'No block matches'),
+        floatingUi: LIST_PLACEMENT,
       }),
     ];
   },

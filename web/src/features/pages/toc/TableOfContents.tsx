@@ -33,11 +33,43 @@ export function useHeadings(editor: Editor | null): TocHeading[] {
   return editor ? headings : [];
 }
 
-/** Scrolls the heading into view; again a frame later, once blocks skipped by `content-visibility` have their size. */
+/** Frames the heading is brought back to the top for at most, while blocks above it get their real size. */
+const SETTLE_FRAMES = 60;
+
+/**
+ * Scrolls the heading into view, then again each frame until it stays put for two frames: blocks skipped by
+ * `content-visibility` take their real size only once drawn, which moves the heading (more so on a slow device).
+ * Stops early if the reader scrolls (wheel, touch or a key).
+ */
 export function scrollToHeading(editor: Editor, heading: TocHeading) {
   const at = () => editor.view.nodeDOM(heading.pos) as HTMLElement | null;
   at()?.scrollIntoView({ block: 'start' });
-  requestAnimationFrame(() => requestAnimationFrame(() => at()?.scrollIntoView({ block: 'start' })));
+  let last = Number.NaN;
+  let still = 0;
+  let frames = 0;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+  };
+  const events = ['wheel', 'touchstart', 'keydown'] as const;
+  for (const e of events) window.addEventListener(e, stop, { once: true, passive: true });
+  const settle = () => {
+    const el = at();
+    if (stopped || !el || frames++ > SETTLE_FRAMES) {
+      for (const e of events) window.removeEventListener(e, stop);
+      return;
+    }
+    const top = el.getBoundingClientRect().top;
+    still = Math.abs(top - last) < 1 ? still + 1 : 0;
+    last = top;
+    if (still >= 2) {
+      for (const e of events) window.removeEventListener(e, stop);
+      return;
+    }
+    el.scrollIntoView({ block: 'start' });
+    requestAnimationFrame(settle);
+  };
+  requestAnimationFrame(settle);
 }
 
 /**
