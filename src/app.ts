@@ -1,5 +1,3 @@
-import { OAuthTokens } from './areas/oauth/oauth.authenticate.js';
-import { oauthConnectionsRoutes, registerOAuth } from './areas/oauth/oauth.routes.js';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -22,10 +20,12 @@ import { linkPreviewsRoutes } from './areas/link-previews/link-previews.routes.j
 import { localSyncRoutes } from './areas/local-sync/local-sync.routes.js';
 import { memoryRoutes } from './areas/memory/memory.routes.js';
 import { registerNotifications } from './areas/notifications/notifications.routes.js';
+import { OAuthTokens } from './areas/oauth/oauth.authenticate.js';
+import { oauthConnectionsRoutes, registerOAuth } from './areas/oauth/oauth.routes.js';
 import { pagesRoutes } from './areas/pages/pages.routes.js';
 import { personalPagesRoutes } from './areas/pages/personal/personal.routes.js';
-import { pageTitlesRoutes } from './areas/pages/titles/titles.routes.js';
 import { restrictionsRoutes } from './areas/pages/restrictions/restrictions.routes.js';
+import { pageTitlesRoutes } from './areas/pages/titles/titles.routes.js';
 import { projectsRoutes } from './areas/projects/projects.routes.js';
 import { researchRoutes } from './areas/research/research.routes.js';
 import { searchRoutes } from './areas/search/search.routes.js';
@@ -121,7 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const httpDeps: HttpDeps = {
     database,
     env,
-    authenticator: new Authenticator(database.db, env.tokens, new OAuthTokens(database.db)),
+    authenticator: new Authenticator(database.db, env.tokens, (env.connectedApps = new OAuthTokens(database.db))),
     rateLimiter: new RateLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_S, deps.redis, deps.rateLimitKeyPrefix),
     authThrottle: new AuthThrottle(config, deps.redis, deps.rateLimitKeyPrefix),
   };

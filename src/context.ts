@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TokenIssuer } from './areas/auth/tokens.js';
+import type { OAuthGrantCache } from './areas/oauth/oauth.authenticate.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
@@ -50,6 +51,8 @@ export interface ServiceEnv {
   blobs: BlobStore;
   /** Co-editing's open documents, where the web service runs them (absent in a worker process). */
   liveDocuments?: LiveDocuments;
+  /** This instance's cache of apps' access tokens (areas/oauth), told when a connection ends outside a disconnect. */
+  connectedApps?: OAuthGrantCache;
 }
 
 /** Where a write from outside reaches the people editing a page live (areas/collab). */

@@ -1,11 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { discoverAuthorizationServerMetadata, refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteExpiredOAuthRecords } from '../../src/areas/oauth/oauth.adapter.js';
 import type { TestApp } from '../helpers/app.js';
-import { createWorkspace, type workspaceWithRoles } from '../helpers/factories.js';
+import { addMember, createUser, createWorkspace, type workspaceWithRoles } from '../helpers/factories.js';
 import { listeningHandbook } from '../helpers/mcp.js';
-import { agentConnects, consentInBrowser, MemoryOAuthClient } from '../helpers/oauth.js';
+import { agentConnects, consentInBrowser, MemoryOAuthClient, REDIRECT_URI } from '../helpers/oauth.js';
 
 /** An agent connects to /api/mcp from its URL alone, as a hosted AI client does: the SDK's own OAuth client against kb's authorization server. */
 
@@ -143,6 +145,83 @@ describe('an agent connecting by URL (dynamic registration)', () => {
   });
 });
 
+describe('connections end with what they stand on', () => {
+  it('a person who leaves the workspace, or is removed, disconnects their apps there: tokens refused, refresh refused, audited', async () => {
+    const member = await createUser(t, 'Temp');
+    await addMember(t, ws.workspace.id, ws.admin, member, 'editor');
+    const oauth = new MemoryOAuthClient();
+    await connectWithConsent(oauth, ['read', 'write'], ws.workspace.id, member);
+    const token = oauth.saved!.access_token;
+    expect((await rest(token, '/api/v1/workspaces')).status).toBe(200);
+
+    const removed = await t.request({ method: 'DELETE', url: `/api/v1/workspaces/${ws.workspace.id}/members/${member.id}`, token: ws.admin.token });
+    expect(removed.status).toBe(200);
+    expect((await rest(token, '/api/v1/workspaces')).status).toBe(401);
+    const metadata = await discoverAuthorizationServerMetadata(base);
+    await expect(refreshAuthorization(base, { metadata, clientInformation: oauth.info!, refreshToken: oauth.saved!.refresh_token! })).rejects.toThrow();
+    expect((await t.request({ url: '/api/v1/oauth/connections', token: member.token })).body.data).toEqual([]);
+    const audit = await t.request({ url: `/api/v1/audit-log?workspaceId=${ws.workspace.id}&action=oauth.app_disconnected`, token: ws.admin.token });
+    expect(audit.body.data[0]).toMatchObject({ details: { by: 'membership_ended', clientId: oauth.info!.client_id } });
+
+    // Re-added, they connect again from scratch: nothing of the old connection comes back.
+    await addMember(t, ws.workspace.id, ws.admin, member, 'viewer');
+    expect((await rest(token, '/api/v1/workspaces')).status).toBe(401);
+  });
+
+  it('an app that registered itself and is not connected is forgotten after a week; connected, it stays', async () => {
+    const registered = async () => {
+      const res = await fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Drive-by', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' }),
+      });
+      expect(res.status).toBe(201);
+      return (await res.json()) as { client_id: string };
+    };
+    const authorize = (clientId: string) => {
+      const url = new URL(`${base}/oauth/authorize`);
+      const params = {
+        client_id: clientId,
+        response_type: 'code',
+        redirect_uri: REDIRECT_URI,
+        scope: 'read',
+        code_challenge: 'x'.repeat(43),
+        code_challenge_method: 'S256',
+      };
+      for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+      return fetch(url, { redirect: 'manual' });
+    };
+    const unused = await registered();
+    const inAWeek = new Date(Date.now() + 7 * 86_400_000 + 60_000);
+    expect((await authorize(unused.client_id)).status).toBe(303);
+
+    const oauth = new MemoryOAuthClient();
+    await connectWithConsent(oauth, ['read']);
+    await deleteExpiredOAuthRecords(t.database.db, inAWeek);
+    const gone = await authorize(unused.client_id);
+    expect(gone.status).toBe(400);
+    expect(await gone.json()).toMatchObject({ error: 'invalid_client' });
+    // Its registration token went with it; the connected app is still there and its token works.
+    const leftover = await t.database.db
+      .selectFrom('oauthRecords')
+      .select('id')
+      .where('model', '=', 'RegistrationAccessToken')
+      .where(sql<boolean>`payload->>'clientId' = ${unused.client_id}`)
+      .execute();
+    expect(leftover).toEqual([]);
+    expect((await authorize(oauth.info!.client_id)).status).toBe(303);
+    expect((await rest(oauth.saved!.access_token, '/api/v1/workspaces')).status).toBe(200);
+
+    // Disconnected, its week starts again.
+    const id = (await t.request({ url: '/api/v1/oauth/connections', token: ws.editor.token })).body.data.find(
+      (c: { client: { id: string } }) => c.client.id === oauth.info?.client_id,
+    ).id;
+    await t.request({ method: 'DELETE', url: `/api/v1/oauth/connections/${id}`, token: ws.editor.token });
+    await deleteExpiredOAuthRecords(t.database.db, inAWeek);
+    expect((await authorize(oauth.info!.client_id)).status).toBe(400);
+  });
+});
+
 describe('scopes hold', () => {
   it('a read token is refused every write over REST and MCP', async () => {
     const oauth = new MemoryOAuthClient();
@@ -265,6 +344,20 @@ describe('hostile input', () => {
     const walk = await consentInBrowser(base, url, ws.editor, { approve: false });
     expect(walk.landed.searchParams.get('error')).toBe('access_denied');
     expect(await db.selectFrom('oauthRecords').select('id').where('id', '=', 'stale').execute()).toEqual([]);
+  });
+
+  it('refuses a consent answer larger than a record', async () => {
+    const { url } = await authorizeUrl({});
+    const opened = await fetch(url, { redirect: 'manual' });
+    const consent = new URL(opened.headers.get('location') ?? '', base);
+    const huge = await t.request({
+      method: 'POST',
+      url: `${consent.pathname}/decision`,
+      token: ws.editor.token,
+      body: { approve: true, workspaceId: ws.workspace.id, scopes: ['read'], padding: 'x'.repeat(200_000) },
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.body.error.code).toBeDefined();
   });
 
   it('refuses a client metadata document on a private address', async () => {

@@ -21,6 +21,13 @@ const SECRET_IDS = new Set([
   'PushedAuthorizationRequest',
 ]);
 
+/**
+ * How long an app that registered itself (dynamic registration) stays registered while no one has it connected: from
+ * its registration, and again from its last connection's end. A client that comes back later registers again (the
+ * MCP SDK does so by itself on `invalid_client`); the registrations of clients that never finish stay no longer.
+ */
+export const UNUSED_CLIENT_TTL_S = 7 * 86_400;
+
 /** What a revocation tells the rest of kb: a grant was revoked (by the app or a refresh-token replay). */
 export interface OAuthRevocationListener {
   grantRevoked(grantId: string): Promise<void>;
@@ -52,10 +59,12 @@ export function oauthAdapter(db: Db, listener: OAuthRevocationListener) {
         uid: payload.uid ?? null,
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
       };
+      // A new registration (oidc-provider gives clients no lifetime): until someone connects it (oauthRepo.keepClient).
+      if (this.model === 'Client' && !expiresIn) row.expiresAt = new Date(Date.now() + UNUSED_CLIENT_TTL_S * 1000);
       await db
         .insertInto('oauthRecords')
         .values({ model: this.model, id: this.key(id), ...row })
-        .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
+        .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(this.model === 'Client' ? { payload: row.payload } : row))
         .execute();
     }
 
@@ -96,8 +105,19 @@ export function oauthAdapter(db: Db, listener: OAuthRevocationListener) {
   };
 }
 
-/** Upkeep: drops what has expired (codes, tokens, interactions, sessions). */
+/** Upkeep: drops what has expired (codes, tokens, interactions, sessions, unused registrations) and the registration tokens of apps no longer registered. */
 export async function deleteExpiredOAuthRecords(db: Db, now = new Date()) {
-  const result = await db.deleteFrom('oauthRecords').where('expiresAt', '<', now).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const expired = await db.deleteFrom('oauthRecords').where('expiresAt', '<', now).executeTakeFirst();
+  const orphaned = await db
+    .deleteFrom('oauthRecords as t')
+    .where('t.model', '=', 'RegistrationAccessToken')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('oauthRecords as c').select(sql`1`.as('one')).where('c.model', '=', 'Client').where('c.id', '=', sql<string>`t.payload->>'clientId'`),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(expired.numDeletedRows) + Number(orphaned.numDeletedRows);
 }

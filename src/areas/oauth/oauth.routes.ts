@@ -117,6 +117,8 @@ export function registerOAuth(app: FastifyInstance, deps: HttpDeps) {
   api.post(
     '/oauth/consent/:uid/decision',
     {
+      // A record (a workspace id and up to three scopes), like the other record routes.
+      bodyLimit: Math.min(deps.env.config.SMALL_BODY_LIMIT_BYTES, deps.env.config.BODY_LIMIT_BYTES),
       schema: {
         tags,
         summary: 'Connect the app (to one workspace, with the scopes you chose) or decline; answers where the browser goes next',

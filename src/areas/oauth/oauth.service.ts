@@ -75,6 +75,7 @@ export async function decideConsent(ctx: Ctx, provider: Provider, interaction: I
     const grantId = await grant.save();
     const described = describeClient(client, interaction);
     await ctx.db.transaction().execute(async (trx) => {
+      await oauthRepo.keepClient(trx, client.clientId);
       await oauthRepo.insertConnection(trx, {
         id: grantId,
         userId: actor.userId,

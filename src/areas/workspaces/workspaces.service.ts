@@ -5,17 +5,18 @@ import { AppError, alreadyExists, forbidden, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordAudit } from '../audit/audit.record.js';
 import { credentialsRepo } from '../auth/credentials.repo.js';
-import { inviteAccount } from '../invitations/invitations.service.js';
 import { nudgeEventDispatch } from '../events/events.jobs.js';
 import { recordEvent } from '../events/events.record.js';
 import { groupsRepo } from '../groups/groups.repo.js';
+import { inviteAccount } from '../invitations/invitations.service.js';
+import { endMemberConnections, forgetEndedConnections } from '../oauth/oauth.membership.js';
 import { restrictionsRepo } from '../pages/restrictions/restrictions.repo.js';
 import { spacesRepo } from '../spaces/spaces.repo.js';
 import { usersRepo } from '../users/users.repo.js';
-import { memberScope } from './member-scope.js';
-import { DEFAULT_SETTINGS, presentMember, presentWorkspace } from './workspaces.present.js';
 import { directAddReason } from './member-add.policy.js';
+import { memberScope } from './member-scope.js';
 import { assertWorkspaceRole, memberRole, type Role, requireWorkspaceRole } from './workspaces.policy.js';
+import { DEFAULT_SETTINGS, presentMember, presentWorkspace } from './workspaces.present.js';
 import { workspacesRepo } from './workspaces.repo.js';
 import type { MemberAddBody, WorkspaceCreateBody, WorkspaceUpdateBody } from './workspaces.schema.js';
 
@@ -165,7 +166,7 @@ export async function removeMember(ctx: Ctx, workspaceId: string, userId: string
   const actor = requireActor(ctx);
   const role = await requireWorkspaceRole(ctx, workspaceId, 'viewer');
   if (role !== 'admin' && userId !== actor.userId) throw forbidden('Only admins can remove other members', { workspaceId });
-  await ctx.db.transaction().execute(async (trx) => {
+  const endedApps = await ctx.db.transaction().execute(async (trx) => {
     const member = await memberOrThrow({ ...ctx, db: trx }, workspaceId, userId);
     if (member.role === 'admin' && (await workspacesRepo.lockAdminCount(trx, workspaceId)) <= 1) throw lastAdmin('remove');
     await workspacesRepo.deleteMember(trx, workspaceId, userId);
@@ -174,6 +175,7 @@ export async function removeMember(ctx: Ctx, workspaceId: string, userId: string
     await groupsRepo.removeFromAllGroups(trx, workspaceId, userId);
     // A reset link made here was for a member of this workspace: it ends with the membership.
     await credentialsRepo.voidResetLinks(trx, userId, ctx.now(), workspaceId);
+    const ended = await endMemberConnections(trx, ctx, workspaceId, userId);
     await recordAudit(trx, ctx, { workspaceId, action: 'member.removed', targetType: 'user', targetId: userId, details: { role: member.role } });
     await recordEvent(trx, ctx, {
       workspaceId,
@@ -181,7 +183,9 @@ export async function removeMember(ctx: Ctx, workspaceId: string, userId: string
       subject: { type: 'member', id: userId },
       data: { userId, name: member.name, role: member.role, left: userId === actor.userId },
     });
+    return ended;
   });
+  forgetEndedConnections(ctx, endedApps);
   await nudgeEventDispatch(ctx);
   return { id: userId, deleted: true as const };
 }
