@@ -166,7 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.register(async (scope) => localSyncRoutes(typed(scope), httpDeps), { prefix: '/api' });
   registerNotifications(app, httpDeps, deps.redis);
   registerBugReports(app, httpDeps, deps.redis, deps.rateLimitKeyPrefix);
-  registerMcp(app, httpDeps, app.bugReports.journeys);
+  registerMcp(app, httpDeps, app.bugReports.journeys, deps.redis);
   env.liveDocuments = registerCollab(app, httpDeps, { redis: deps.redis, keyPrefix: deps.rateLimitKeyPrefix });
   registerShareReader(app, httpDeps);
   registerOAuth(app, httpDeps);

@@ -1,7 +1,7 @@
-import type { Ctx } from '../context.js';
-import { AppError } from '../errors.js';
 import { getPage, listRecentPages } from '../areas/pages/pages.service.js';
 import { listWorkspaces } from '../areas/workspaces/workspaces.service.js';
+import type { Ctx } from '../context.js';
+import { AppError } from '../errors.js';
 import type { PageRef } from './tool.js';
 
 /** Pages as MCP resources: `kb://pages/<pageId>`, read as Markdown. */

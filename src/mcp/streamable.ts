@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
   type AuthInfo,
+  createMcpHandler,
   inputRequired,
   inputResponse,
-  createMcpHandler,
   isLegacyRequest,
   type ListToolsResult,
   ProtocolError,
@@ -14,6 +14,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { PageChangeFeed } from '../areas/events/page-changes.js';
 import type { Ctx } from '../context.js';
 import { toAppError } from '../http/errors.js';
 import { ctxOf, type HttpDeps } from '../http/request-context.js';
@@ -21,7 +22,8 @@ import { callTool, errorResult, toolResult } from './call.js';
 import { instructions } from './instructions.js';
 import type { ToolDescriptor, ToolRegistry } from './registry.js';
 import { PAGE_URI_TEMPLATE, pageLinks, readPageResource, recentPages } from './resources.js';
-import { CAPABILITIES, SERVER_INFO } from './server-info.js';
+import { CAPABILITIES, MODERN_CAPABILITIES, SERVER_INFO } from './server-info.js';
+import { pageChangeBus, refusedListen } from './subscriptions.js';
 import { type AnyTool, confirmationOf, type ToolEnv } from './tool.js';
 
 /** The argument a tool that asks first takes on `/api/mcp`: `confirm: true` says the person already agreed. */
@@ -38,8 +40,8 @@ function listedInput(tool: AnyTool, schema: ToolDescriptor['inputSchema']) {
 }
 
 /** An MCP server for one request, acting as its caller, over the shared registry. */
-export function mcpServerFor(registry: ToolRegistry, ctx: Ctx, env: ToolEnv): Server {
-  const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: instructions(registry) });
+export function mcpServerFor(registry: ToolRegistry, ctx: Ctx, env: ToolEnv, capabilities: typeof CAPABILITIES = CAPABILITIES): Server {
+  const server = new Server(SERVER_INFO, { capabilities, instructions: instructions(registry) });
 
   server.setRequestHandler(
     'tools/list',
@@ -135,22 +137,24 @@ async function servedLegacy(server: Server, request: Request, options: { parsedB
  * (`initialize` then requests, each answered on its own, as JSON: the stateless transport). Either way a request
  * gets a new server acting as its caller (the request gate has already authenticated them), closed when answered.
  */
-export function mcpTransportRoutes(app: FastifyInstance, deps: HttpDeps, registry: ToolRegistry, env: ToolEnv) {
-  const serverFor = (authInfo: AuthInfo | undefined) => {
+export function mcpTransportRoutes(app: FastifyInstance, deps: HttpDeps, registry: ToolRegistry, env: ToolEnv, changes: PageChangeFeed) {
+  const serverFor = (authInfo: AuthInfo | undefined, capabilities = CAPABILITIES) => {
     const caller = authInfo?.extra as Caller | undefined;
     if (!caller) throw new Error('mcp: a request reached the server without its caller');
-    return mcpServerFor(registry, caller.ctx, env);
+    return mcpServerFor(registry, caller.ctx, env, capabilities);
   };
-  const handler = createMcpHandler(({ authInfo }) => serverFor(authInfo), {
+  const handler = createMcpHandler(({ authInfo }) => serverFor(authInfo, MODERN_CAPABILITIES), {
     legacy: 'reject',
     responseMode: 'json',
+    bus: pageChangeBus(changes),
     onerror: (err) => app.log.debug({ err }, 'mcp: request refused'),
   });
   app.addHook('onClose', () => handler.close());
   const schema = {
     tags: ['mcp'],
     security: [{ bearer: [] }],
-    summary: 'MCP Streamable HTTP, revisions 2026-07-28 and 2025-11-25 (stateless): tools/list, tools/call, resources/list, resources/read',
+    summary:
+      'MCP Streamable HTTP, revisions 2026-07-28 and 2025-11-25 (stateless): tools/list, tools/call, resources/list, resources/read, subscriptions/listen (2026-07-28: pages followed over SSE)',
   };
   app.post('/api/mcp', { schema }, async (req, reply) => {
     const ctx = ctxOf(req, deps);
@@ -162,6 +166,8 @@ export function mcpTransportRoutes(app: FastifyInstance, deps: HttpDeps, registr
       parsedBody: req.body,
       authInfo: { token: '', clientId: ctx.actor?.userId ?? '', scopes: [], extra: caller },
     };
+    const refused = await refusedListen(ctx, req.body);
+    if (refused) return reply.status(200).header('content-type', 'application/json').send(refused);
     const answer = (await isLegacyRequest(request, req.body))
       ? await servedLegacy(serverFor(options.authInfo), request, options)
       : await handler.fetch(request, options);

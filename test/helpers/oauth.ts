@@ -60,6 +60,14 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   codeVerifier() {
     return this.verifier;
   }
+  /** Where the SDK v2 found the authorization server, kept beside the verifier (it checks the callback against it). */
+  discovered: unknown;
+  saveDiscoveryState(state: unknown) {
+    this.discovered = state;
+  }
+  discoveryState() {
+    return this.discovered as never;
+  }
 }
 
 /** A browser: cookies per host (paths ignored), redirects not followed. */

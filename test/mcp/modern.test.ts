@@ -1,9 +1,11 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.js';
-import type { workspaceWithRoles } from '../helpers/factories.js';
+import { dispatchEvents } from '../../src/areas/events/events.dispatch.js';
+import { siblingApp, type TestApp } from '../helpers/app.js';
+import { createUser, type workspaceWithRoles } from '../helpers/factories.js';
 import { listeningHandbook } from '../helpers/mcp.js';
 import { agentConnects, MemoryOAuthClient } from '../helpers/oauth.js';
+import { connectRedis, requireRedis } from '../helpers/redis.js';
 
 /** The 2026-07-28 revision at /api/mcp, through the official SDK v2 client: no handshake, each request carries its version. */
 
@@ -22,9 +24,9 @@ afterAll(async () => {
 });
 
 /** The SDK v2 client; `auto` negotiation probes with `server/discover` and speaks 2026-07-28 when the server does. */
-async function modernClient(token: string, mode: 'auto' | 'legacy' = 'auto') {
+async function modernClient(token: string, mode: 'auto' | 'legacy' = 'auto', at = base) {
   const client = new Client({ name: 'modern', version: '1.0.0' }, { versionNegotiation: { mode } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${at}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   open.push(client);
   return client;
 }
@@ -151,5 +153,88 @@ describe('tools that destroy ask first (2026-07-28 input-required)', () => {
     expect(confirmed.isError).toBeFalsy();
     expect(asked).toHaveLength(1);
     expect(await taskExists(id)).toBe(false);
+  });
+});
+
+describe('subscriptions/listen (2026-07-28)', () => {
+  const pageUri = (id: string) => `kb://pages/${id}`;
+
+  it('tells a follower when a page they follow changes, and nothing of the pages they do not follow', async () => {
+    const editor = await modernClient(ws.editor.token);
+    const make = async (title: string) =>
+      (
+        (await editor.callTool({ name: 'page_create', arguments: { workspaceId: ws.workspace.id, spaceId, title, markdown: 'First' } })).structuredContent as {
+          id: string;
+        }
+      ).id;
+    const followed = await make('Followed');
+    const other = await make('Not followed');
+    await dispatchEvents(t.database.db);
+
+    const viewer = await modernClient(ws.viewer.token);
+    const updated: string[] = [];
+    viewer.setNotificationHandler('notifications/resources/updated', (n) => {
+      updated.push(n.params.uri);
+    });
+    const subscription = await viewer.listen({ resourceSubscriptions: [pageUri(followed)] });
+    await editor.callTool({ name: 'page_update', arguments: { pageId: other, markdown: 'Changed' } });
+    await editor.callTool({ name: 'page_update', arguments: { pageId: followed, title: 'Followed, renamed' } });
+    await dispatchEvents(t.database.db);
+    await expect.poll(() => updated).toEqual([pageUri(followed)]);
+    // What changed is read as usual.
+    expect(JSON.stringify((await viewer.readResource({ uri: pageUri(followed) })).contents)).toContain('# Followed, renamed');
+
+    await subscription.close();
+    await editor.callTool({ name: 'page_update', arguments: { pageId: followed, markdown: 'Again' } });
+    await dispatchEvents(t.database.db);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(updated).toEqual([pageUri(followed)]);
+  });
+
+  it('reaches a follower on another instance through Redis', async (ctx) => {
+    const redis = await connectRedis();
+    if (!requireRedis(redis, ctx)) return;
+    const prefix = `kb-test-${process.pid}-${Date.now()}`;
+    const sibling = await siblingApp(t, { redis, rateLimitKeyPrefix: prefix });
+    try {
+      await sibling.app.pageChanges.ready();
+      const siblingBase = await sibling.app.listen({ host: '127.0.0.1', port: 0 });
+      const editor = await modernClient(ws.editor.token);
+      const made = await editor.callTool({ name: 'page_create', arguments: { workspaceId: ws.workspace.id, spaceId, title: 'Far away', markdown: 'x' } });
+      const id = (made.structuredContent as { id: string }).id;
+      await dispatchEvents(t.database.db);
+      const follower = await modernClient(ws.viewer.token, 'auto', siblingBase);
+      const updated: string[] = [];
+      follower.setNotificationHandler('notifications/resources/updated', (n) => {
+        updated.push(n.params.uri);
+      });
+      await follower.listen({ resourceSubscriptions: [pageUri(id)] });
+      await editor.callTool({ name: 'page_update', arguments: { pageId: id, markdown: 'Changed here' } });
+      // Dispatched here; the sibling (with Redis) hears it only through Redis.
+      await dispatchEvents(t.database.db);
+      await expect.poll(() => updated).toEqual([pageUri(id)]);
+      await follower.close();
+    } finally {
+      await sibling.app.close();
+      redis.disconnect();
+    }
+  });
+
+  it('refuses to follow a page the caller cannot open, anything but a page, or too many', async () => {
+    const editor = await modernClient(ws.editor.token);
+    const made = await editor.callTool({ name: 'page_create', arguments: { workspaceId: ws.workspace.id, spaceId, title: 'Members only', markdown: 'x' } });
+    const id = (made.structuredContent as { id: string }).id;
+    const stranger = await createUser(t, 'Stranger');
+    const outsider = await modernClient(stranger.token);
+    await expect(outsider.listen({ resourceSubscriptions: [pageUri(id)] })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/NOT_FOUND|FORBIDDEN/),
+    });
+    await expect(outsider.listen({ resourceSubscriptions: ['file:///etc/passwd'] })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Only pages/),
+    });
+    const many = Array.from({ length: 101 }, (_, i) => pageUri(`p${i}`));
+    await expect(editor.listen({ resourceSubscriptions: many })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/at most 100/) });
   });
 });

@@ -8,12 +8,13 @@ import type { Redis } from 'ioredis';
 import * as Y from 'yjs';
 import type { Actor, Ctx, LiveDocuments } from '../../context.js';
 import { AppError, notFound } from '../../errors.js';
-import { newId } from '../../ids.js';
 import type { HttpDeps } from '../../http/request-context.js';
+import { newId } from '../../ids.js';
+import { quietConnection } from '../../redis.js';
 import { admitConnection, type CollabContext, credentialOf, mayWrite } from './collab.access.js';
+import { sharedEditors } from './collab.editors.js';
 import { SocketLimits } from './collab.limits.js';
 import { connectionPresence, vetAwareness } from './collab.presence.js';
-import { sharedEditors } from './collab.editors.js';
 import { EditSession, loadLiveState, storeLiveDocument } from './collab.store.js';
 
 /** Where clients connect (Hocuspocus protocol over WebSocket; the document name is the page id). */
@@ -81,7 +82,7 @@ export function registerCollab(app: FastifyInstance, deps: HttpDeps, options: Co
     quiet: true,
     debounce: config.COLLAB_SAVE_DEBOUNCE_MS,
     maxDebounce: config.COLLAB_SAVE_MAX_WAIT_MS,
-    extensions: options.redis ? [new RedisExtension({ createClient: () => redisConnection(options.redis!, app), identifier, prefix })] : [],
+    extensions: options.redis ? [new RedisExtension({ createClient: () => coEditingConnection(options.redis!, app), identifier, prefix })] : [],
     async onAuthenticate({ token, documentName, request, requestHeaders, connectionConfig }) {
       try {
         if (!PAGE_ID.test(documentName)) throw notFound('Page', documentName.slice(0, 64));
@@ -252,7 +253,7 @@ function startOutsideWrites(hocuspocus: Hocuspocus, options: CollabOptions, pref
     for (const connection of hocuspocus.documents.get(pageId)?.getConnections() ?? []) connection.sendStateless(message);
   };
   const handlers: Record<string, (pageId: string, payload: Uint8Array) => void | Promise<void>> = { 'outside-writes': mergeHere, titles: titleHere };
-  const subscriber = options.redis ? redisConnection(options.redis, app) : undefined;
+  const subscriber = options.redis ? coEditingConnection(options.redis, app) : undefined;
   if (subscriber) {
     const channels = Object.keys(handlers).map((name) => `${prefix}:${name}`);
     void subscriber.subscribe(...channels).catch((err) => app.log.warn({ err }, 'co-editing: could not subscribe to outside writes'));
@@ -274,19 +275,5 @@ function startOutsideWrites(hocuspocus: Hocuspocus, options: CollabOptions, pref
   return { liveDocuments, stop: async () => subscriber?.disconnect() };
 }
 
-/**
- * A connection of its own to the service's Redis (pub/sub needs one), queueing commands until it is ready. While Redis
- * is away it retries quietly: one warning per outage, not an unhandled error event per attempt.
- */
-function redisConnection(redis: Redis, app: FastifyInstance): Redis {
-  const connection = redis.duplicate({ enableOfflineQueue: true });
-  let warned = false;
-  connection.on('error', (err) => {
-    if (!warned) app.log.warn({ err }, 'co-editing: Redis is not answering; live documents are not shared until it is back');
-    warned = true;
-  });
-  connection.on('ready', () => {
-    warned = false;
-  });
-  return connection;
-}
+const coEditingConnection = (redis: Redis, app: FastifyInstance) =>
+  quietConnection(redis, app.log, 'co-editing: Redis is not answering; live documents are not shared until it is back');

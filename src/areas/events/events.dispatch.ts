@@ -4,6 +4,7 @@ import type { DomainEventTable } from '../../db/tables/events.js';
 import { afterNotificationsCommitted, fanOutNotifications } from '../notifications/notifications.fanout.js';
 import { afterWebhooksCommitted, fanOutWebhooks } from '../webhooks/webhooks.fanout.js';
 import type { DomainEvent, EventSubjectType, EventType } from './events.record.js';
+import { afterPageChangesCommitted } from './page-changes.js';
 
 /** Events claimed by one dispatcher transaction. */
 export const DISPATCH_BATCH = 200;
@@ -66,6 +67,7 @@ async function afterCommit(db: Db, eventIds: string[], log?: Logger) {
   for (const [name, hook] of [
     ['notifications', afterNotificationsCommitted],
     ['webhooks', afterWebhooksCommitted],
+    ['page changes', afterPageChangesCommitted],
   ] as const) {
     try {
       await hook(db, eventIds);

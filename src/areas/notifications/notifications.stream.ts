@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Db } from '../../db/index.js';
+import { subscribed, subscribeToChannel } from '../../redis.js';
 import { type PresentedNotification, presentNotification } from './notifications.present.js';
 import { notificationsRepo, type Reader } from './notifications.repo.js';
 
@@ -42,30 +43,18 @@ export class NotificationHub {
   start() {
     hubs.add(this);
     if (!this.redis) return;
-    const subscriber = this.redis.duplicate({ enableOfflineQueue: true });
-    let warned = false;
-    subscriber.on('error', (err) => {
-      if (!warned) this.log.warn({ err }, 'notifications: Redis is not answering; live streams fall back to polling');
-      warned = true;
-    });
-    subscriber.on('ready', () => {
-      warned = false;
-    });
-    subscriber.on('message', (_channel: string, message: string) => {
-      try {
-        for (const m of JSON.parse(message) as LiveMessage[]) this.deliver(m);
-      } catch (err) {
-        this.log.warn({ err }, 'notifications: a live message could not be read');
-      }
-    });
-    void subscriber.subscribe(NOTIFICATIONS_CHANNEL).catch((err) => this.log.warn({ err }, 'notifications: could not subscribe'));
+    const subscriber = subscribeToChannel<LiveMessage>(
+      this.redis,
+      this.log,
+      { channel: NOTIFICATIONS_CHANNEL, area: 'notifications', outage: 'live streams fall back to polling' },
+      (m) => this.deliver(m),
+    );
     this.subscriber = subscriber;
   }
 
   /** Resolves once the Redis subscription is in place (immediately without Redis). */
   async ready(): Promise<void> {
-    if (!this.subscriber) return;
-    for (let i = 0; i < 200 && this.subscriber.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 10));
+    return subscribed(this.subscriber);
   }
 
   deliver(message: LiveMessage) {

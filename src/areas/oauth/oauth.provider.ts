@@ -85,7 +85,8 @@ export function createOAuthProvider({ issuer, db, config, tokens, listener }: OA
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
-      revocation: { enabled: true },
+      // An app revokes only its own tokens (anything else is ignored, as RFC 7009 lets a server do).
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       registration: { enabled: config.OAUTH_DYNAMIC_REGISTRATION, initialAccessToken: false },
       clientIdMetadataDocument: {
         enabled: true,
