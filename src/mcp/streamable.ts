@@ -24,6 +24,7 @@ import type { ToolDescriptor, ToolRegistry } from './registry.js';
 import { PAGE_URI_TEMPLATE, pageLinks, readPageResource, recentPages } from './resources.js';
 import { CAPABILITIES, MODERN_CAPABILITIES, SERVER_INFO } from './server-info.js';
 import { pageChangeBus, refusedListen } from './subscriptions.js';
+import { answeredAsTask, LONG_JOBS, TASKS_CAPABILITY } from './tasks.js';
 import { type AnyTool, confirmationOf, type ToolEnv } from './tool.js';
 
 /** The argument a tool that asks first takes on `/api/mcp`: `confirm: true` says the person already agreed. */
@@ -40,7 +41,8 @@ function listedInput(tool: AnyTool, schema: ToolDescriptor['inputSchema']) {
 }
 
 /** An MCP server for one request, acting as its caller, over the shared registry. */
-export function mcpServerFor(registry: ToolRegistry, ctx: Ctx, env: ToolEnv, capabilities: typeof CAPABILITIES = CAPABILITIES): Server {
+export function mcpServerFor(registry: ToolRegistry, ctx: Ctx, env: ToolEnv, era: 'modern' | 'legacy'): Server {
+  const capabilities = era === 'modern' ? MODERN_CAPABILITIES : { ...CAPABILITIES, tasks: TASKS_CAPABILITY };
   const server = new Server(SERVER_INFO, { capabilities, instructions: instructions(registry) });
 
   server.setRequestHandler(
@@ -54,6 +56,8 @@ export function mcpServerFor(registry: ToolRegistry, ctx: Ctx, env: ToolEnv, cap
           inputSchema: listedInput(registry.get(t.name) as AnyTool, t.inputSchema),
           outputSchema: registry.outputSchema(t.name),
           annotations: t.annotations,
+          // A long job can run as a task on the 2025 revisions (tasks.ts); 2026-07-28 has no such field.
+          ...(era === 'legacy' && LONG_JOBS[t.name] ? { execution: { taskSupport: 'optional' } } : {}),
           _meta: { category: t.category },
         })),
       }) as unknown as ListToolsResult,
@@ -138,12 +142,12 @@ async function servedLegacy(server: Server, request: Request, options: { parsedB
  * gets a new server acting as its caller (the request gate has already authenticated them), closed when answered.
  */
 export function mcpTransportRoutes(app: FastifyInstance, deps: HttpDeps, registry: ToolRegistry, env: ToolEnv, changes: PageChangeFeed) {
-  const serverFor = (authInfo: AuthInfo | undefined, capabilities = CAPABILITIES) => {
+  const serverFor = (authInfo: AuthInfo | undefined, era: 'modern' | 'legacy') => {
     const caller = authInfo?.extra as Caller | undefined;
     if (!caller) throw new Error('mcp: a request reached the server without its caller');
-    return mcpServerFor(registry, caller.ctx, env, capabilities);
+    return mcpServerFor(registry, caller.ctx, env, era);
   };
-  const handler = createMcpHandler(({ authInfo }) => serverFor(authInfo, MODERN_CAPABILITIES), {
+  const handler = createMcpHandler(({ authInfo }) => serverFor(authInfo, 'modern'), {
     legacy: 'reject',
     responseMode: 'json',
     bus: pageChangeBus(changes),
@@ -168,9 +172,10 @@ export function mcpTransportRoutes(app: FastifyInstance, deps: HttpDeps, registr
     };
     const refused = await refusedListen(ctx, req.body);
     if (refused) return reply.status(200).header('content-type', 'application/json').send(refused);
-    const answer = (await isLegacyRequest(request, req.body))
-      ? await servedLegacy(serverFor(options.authInfo), request, options)
-      : await handler.fetch(request, options);
+    const legacy = await isLegacyRequest(request, req.body);
+    const asTask = legacy ? await answeredAsTask(registry, ctx, env, req.body) : undefined;
+    if (asTask) return reply.status(200).header('content-type', 'application/json').send(asTask);
+    const answer = legacy ? await servedLegacy(serverFor(options.authInfo, 'legacy'), request, options) : await handler.fetch(request, options);
     reply.status(answer.status);
     answer.headers.forEach((value, key) => {
       if (key !== 'content-length') reply.header(key, value);
