@@ -1,10 +1,33 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * `signed-out.html`: index.html for a browser that sent no session cookie (the service picks it). Without the two
+ * preloads of signed-in reads, and marked `<meta name="kb-session" content="none">` so the app and boot.js know they
+ * are signed out without asking: each read would answer 401, which the browser logs as an error.
+ */
+function signedOutShell(): Plugin {
+  return {
+    name: 'kb-signed-out-shell',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (index?.type !== 'asset') return;
+      const html = String(index.source);
+      const signedOut = html
+        .replace(/\s*<!--[^>]*?The two reads every signed-in screen[\s\S]*?-->/, '')
+        .replace(/\s*<link rel="preload" href="\/api\/[^"]*" as="fetch" crossorigin \/>/g, '')
+        .replace('<meta charset="UTF-8" />', '<meta charset="UTF-8" />\n    <meta name="kb-session" content="none" />');
+      if (signedOut.includes('href="/api/') || !signedOut.includes('kb-session')) this.error('signed-out.html: index.html no longer has the expected preloads');
+      this.emitFile({ type: 'asset', fileName: 'signed-out.html', source: signedOut });
+    },
+  };
+}
 const api = process.env.KB_API_URL ?? 'http://127.0.0.1:3000';
 
 /**
@@ -15,6 +38,7 @@ export default defineConfig({
   root: here,
   plugins: [
     react(),
+    signedOutShell(),
     // Each file also as .br and .gz beside it, compressed once at build time at the strongest levels: the service sends
     // the one the browser accepts (@fastify/static's preCompressed) instead of the raw file (~4× the bytes).
     compression({

@@ -41,7 +41,14 @@ export async function lighthouse(url: string, headers: Record<string, string> = 
   const failing = Object.values(report.audits as Record<string, { id: string; score: number | null; scoreDisplayMode: string }>)
     .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
     .map((a) => a.id);
-  if (process.env.LH_VERBOSE === '1') console.error(`lighthouse ${url}: failing binary audits: ${failing.join(', ') || 'none'}`);
+  if (process.env.LH_VERBOSE === '1') {
+    console.error(`lighthouse ${url}: failing binary audits: ${failing.join(', ') || 'none'}`);
+    // What each failing audit found (the console's errors, the elements short of contrast), in a line each.
+    for (const id of failing) {
+      const items = (report.audits[id].details?.items ?? []) as Array<Record<string, unknown>>;
+      for (const item of items.slice(0, 5)) console.error(`  ${id}: ${JSON.stringify(item).slice(0, 300)}`);
+    }
+  }
   return {
     performance: score('performance'),
     accessibility: score('accessibility'),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONTENT_SECURITY_POLICY } from './security-headers.js';
+import { sessionCookieFrom } from './session-cookie.js';
 
 /** Paths the service answers itself: an unknown one there is a JSON 404, never the app's HTML. */
 const SERVICE_PATH = /^\/(api|mcp|mcp-standard|\.well-known)(\/|$)/;
@@ -11,6 +12,7 @@ const ASSETS = 'assets/';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** A missing file of these kinds is a broken reference (404), not a deep link into the app. */
 const FILE_NAME = /\.(js|mjs|css|map|json|txt|xml|webmanifest|ico|png|jpe?g|gif|svg|webp|avif|woff2?|ttf|otf|wasm)$/i;
+const SIGNED_OUT_SHELL = 'signed-out.html';
 const NOT_BUILT = 'The web app is not built: run npm run build\n';
 
 async function isFile(file: string): Promise<boolean> {
@@ -56,7 +58,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string) {
       if (relative.startsWith(ASSETS) || FILE_NAME.test(relative)) return reply.callNotFound();
       if (!(await isFile(path.join(root, 'index.html'))))
         return reply.status(503).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
-      // no-cache: the page names the current hashed assets, so it is revalidated (ETag) on every load.
+      // no-cache: the page names the current hashed assets, so it is revalidated (ETag) on every load. A browser with
+      // no session cookie gets the signed-out shell (no reads that would answer 401; the build makes it beside index.html).
+      reply.header('vary', 'cookie');
+      if (!sessionCookieFrom(request.cookies) && (await isFile(path.join(root, SIGNED_OUT_SHELL)))) return sendAppFile(reply, SIGNED_OUT_SHELL, 'no-cache');
       return sendAppFile(reply, 'index.html', 'no-cache');
     };
     // Public: the app's shell carries no data; the API it calls checks credentials as usual.

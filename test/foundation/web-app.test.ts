@@ -244,3 +244,31 @@ describe('an app that was not built', () => {
     }
   });
 });
+
+describe('the signed-out shell', () => {
+  let app: TestApp;
+  let folder: string;
+  beforeAll(async () => {
+    folder = mkdtempSync(path.join(tmpdir(), 'kb-web-'));
+    writeFileSync(path.join(folder, 'index.html'), INDEX);
+    writeFileSync(path.join(folder, 'signed-out.html'), INDEX.replace('kb app shell', 'kb signed-out shell'));
+    app = await createTestApp({ WEB_DIST_DIR: folder });
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('goes to a browser with no session cookie (no reads that would answer 401); one with a session cookie gets the app shell', async () => {
+    const out = await app.request({ url: '/w/acme' });
+    expect(out.status).toBe(200);
+    expect(out.body).toContain('kb signed-out shell');
+    expect(out.headers.vary).toMatch(/cookie/i);
+    expect(out.headers['content-security-policy']).toBe(APP_CSP);
+    for (const cookie of ['kb_session=x', '__Host-kb_session=x']) {
+      const shell = await app.request({ url: '/w/acme', headers: { cookie } });
+      expect(shell.body).toContain('kb app shell');
+      expect(shell.headers.vary).toMatch(/cookie/i);
+    }
+  });
+});

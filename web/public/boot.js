@@ -74,5 +74,8 @@
     return { workspaces, spaces, level, roots };
   };
 
-  window.__kbEarlyReads = start();
+  // Served to a browser with no session cookie (signed-out.html, made from index.html at build time): nothing to read
+  // early, and a read would only answer 401 into the console.
+  const signedOut = document.querySelector('meta[name="kb-session"][content="none"]');
+  window.__kbEarlyReads = signedOut ? { workspaces: Promise.resolve(null) } : start();
 })();

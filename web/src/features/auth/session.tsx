@@ -35,8 +35,18 @@ interface SessionBody {
   data: { user: SessionUser; csrfToken: string };
 }
 
-/** Reads the cookie session once at boot; `null` when signed out. Keeps the CSRF token in memory only. */
+/**
+ * Reads the cookie session once at boot; `null` when signed out. Keeps the CSRF token in memory only. A browser that
+ * sent no session cookie got the signed-out shell (`<meta name="kb-session" content="none">`): it is signed out
+ * without asking (the read would answer 401 into the console). The mark counts once: a later read asks.
+ */
 async function readSession(): Promise<SessionUser | null> {
+  const signedOut = document.querySelector('meta[name="kb-session"][content="none"]');
+  if (signedOut) {
+    signedOut.remove();
+    setCsrfToken(null);
+    return null;
+  }
   const res = await fetch('/api/v1/auth/session', { credentials: 'same-origin' });
   if (res.status === 401) {
     setCsrfToken(null);
