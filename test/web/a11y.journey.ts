@@ -218,7 +218,7 @@ describe('accessibility', () => {
     const box = (await account.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(375);
     // Only the initials show: the name would not fit.
-    expect(await account.getByText(who.name).isVisible()).toBe(false);
+    expect(await account.getByText(who.name, { exact: true }).isVisible()).toBe(false);
     await web.shot(page, 'header-phone');
     await account.click();
     await visible(page.getByRole('menu').getByText(who.email));
@@ -228,7 +228,7 @@ describe('accessibility', () => {
 
     const desktop = await apiSignedInWorkspace(web, 'desk');
     await desktop.page.goto('/');
-    await visible(desktop.page.getByRole('button', { name: `Account: ${desktop.who.name}` }).getByText(desktop.who.name));
+    await visible(desktop.page.getByRole('button', { name: `Account: ${desktop.who.name}` }).getByText(desktop.who.name, { exact: true }));
     await web.shot(desktop.page, 'header-desktop');
   });
 });
