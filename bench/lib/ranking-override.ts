@@ -1,4 +1,4 @@
-import { RANKING } from '../../src/areas/search/search.repo.js';
+import { RANKING } from '../../src/areas/search/search.plan.js';
 
 /**
  * `SEARCH_BENCH_RANKING='{"feedback":{"docs":10,"terms":20,"weight":0.2,"minTerms":3}}'` tries other ranking constants

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import { runIndexer } from '../../src/areas/knowledge/knowledge.indexer.js';
 import { HYBRID, type HybridSearch } from '../../src/areas/search/search.hybrid.js';
-import { CANDIDATES } from '../../src/areas/search/search.repo.js';
+import { CANDIDATES } from '../../src/areas/search/search.plan.js';
 import { rankedSearch } from '../../src/areas/search/search.service.js';
 import { loadConfig } from '../../src/config.js';
 import { type Database, migrateToLatest, openDatabase } from '../../src/db/index.js';

@@ -8,9 +8,9 @@
  * prefixes, so the summary also shows the figures over questions and keyword queries only.
  */
 import { sql } from 'kysely';
-import { migrateToLatest, openDatabase } from '../../src/db/index.js';
-import { RANKING } from '../../src/areas/search/search.repo.js';
+import { RANKING } from '../../src/areas/search/search.plan.js';
 import { rankedSearch } from '../../src/areas/search/search.service.js';
+import { migrateToLatest, openDatabase } from '../../src/db/index.js';
 import { rankingFromEnv } from '../lib/ranking-override.js';
 import { bm25Index, englishTf, ndcg10, seedCorpus } from './bm25.js';
 import { buildCorpus } from './corpus.js';

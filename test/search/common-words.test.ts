@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuery } from '../../src/areas/search/search.parse.js';
-import { buildPlan } from '../../src/areas/search/search.plan.js';
-import { CANDIDATE_BUDGET, candidatePlan, type SearchScope, searchRepo } from '../../src/areas/search/search.repo.js';
+import { buildPlan, CANDIDATE_BUDGET, candidatePlan } from '../../src/areas/search/search.plan.js';
+import { type SearchScope, searchRepo } from '../../src/areas/search/search.repo.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 import { createSpace } from '../spaces/helpers.js';

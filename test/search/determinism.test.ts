@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATES } from '../../src/areas/search/search.repo.js';
+import { CANDIDATES } from '../../src/areas/search/search.plan.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { type TestUser, workspaceWithRoles } from '../helpers/factories.js';
 import { createSpace } from '../spaces/helpers.js';

@@ -2,7 +2,8 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { type Embedder, embedderFor } from '../../embeddings/index.js';
 import { fuse } from '../knowledge/knowledge.fusion.js';
-import type { CollectionStats, RankedRow, RankPlan, SearchScope } from './search.repo.js';
+import type { CollectionStats, RankPlan } from './search.plan.js';
+import type { RankedRow, SearchScope } from './search.repo.js';
 import { searchRepo } from './search.repo.js';
 
 /**

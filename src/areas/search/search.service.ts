@@ -1,13 +1,12 @@
-import { sql } from 'kysely';
 import { type Ctx, requireActor } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import { requireSpaceRole } from '../spaces/spaces.policy.js';
 import { requireWorkspaceRole } from '../workspaces/workspaces.policy.js';
-import { parseQuery } from './search.parse.js';
 import { type HybridSearch, hybridApplies, hybridRank, hybridSearch } from './search.hybrid.js';
+import { parseQuery } from './search.parse.js';
 import { buildPlan, keepRarest } from './search.plan.js';
 import { presentResult, type SearchResult } from './search.present.js';
-import { type DocType, type RankedRow, type SearchScope, searchRepo } from './search.repo.js';
+import { type DocType, type RankedRow, type SearchScope, searchRepo, withGenericPlans } from './search.repo.js';
 
 export interface SearchInput {
   query: string;
@@ -47,35 +46,6 @@ export async function rankedSearch(db: Db, scope: SearchScope, query: string, li
   return withGenericPlans(db, async (conn) => {
     const ranked = keepRarest(plan, await searchRepo.stats(conn, scope, plan.terms));
     return searchRepo.rank(conn, scope, ranked.plan, ranked.stats, limit);
-  });
-}
-
-/**
- * Runs `fn` on one connection in a transaction whose prepared statements use their generic plan. PostgreSQL would
- * plan the statistics, ranking and title-suggestion statements anew on every run (a custom plan looks cheaper to it,
- * since it then knows the arrays of terms), and planning them costs more than running some of them (PGlite, 100,000
- * pages, median: statistics 2.8 → 1.0 ms, ranking 19.0 → 17.5 ms, title suggestions 6.6 → 2.8 ms). Their plans do
- * not depend on the values: each tier's tsquery reaches its index scan as a lateral parameter anyway, and candidates
- * are read in table order whatever the plan, so results are the same. Two settings keep that order whatever the
- * statistics make the planner choose: no parallel workers (a Gather returns its workers' rows in the order they come)
- * and no synchronized sequential scans (a big table's scan may start where another session's is). `begin` and the
- * settings travel as one simple query. Keyword suggestions stay out: their generic plan is no faster.
- */
-async function withGenericPlans<T>(db: Db, fn: (conn: Db) => Promise<T>): Promise<T> {
-  // Inside a caller's transaction: its connection is already one, and a transaction cannot nest here.
-  if (db.isTransaction) return fn(db);
-  return db.connection().execute(async (conn) => {
-    await sql
-      .raw('begin; set local plan_cache_mode = force_generic_plan; set local max_parallel_workers_per_gather = 0; set local synchronize_seqscans = off')
-      .execute(conn);
-    try {
-      const out = await fn(conn);
-      await sql.raw('commit').execute(conn);
-      return out;
-    } catch (err) {
-      await sql.raw('rollback').execute(conn);
-      throw err;
-    }
   });
 }
 
