@@ -118,10 +118,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const env = deps.env ?? createServiceEnv(config);
+  // Apps' access tokens: the authenticator's cache, which the services also tell when a connection ends.
+  const appTokens = new OAuthTokens(database.db);
+  env.connectedApps = appTokens;
   const httpDeps: HttpDeps = {
     database,
     env,
-    authenticator: new Authenticator(database.db, env.tokens, (env.connectedApps = new OAuthTokens(database.db))),
+    authenticator: new Authenticator(database.db, env.tokens, appTokens),
     rateLimiter: new RateLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_S, deps.redis, deps.rateLimitKeyPrefix),
     authThrottle: new AuthThrottle(config, deps.redis, deps.rateLimitKeyPrefix),
   };
