@@ -169,6 +169,28 @@ export const knowledgeRepo = {
     return rows;
   },
 
+  /**
+   * The pages whose passages are nearest to `query` (`model`'s vectors), best passage per page, among the live pages
+   * the caller may read (in `spaceId` only, when given): the vector list of a search's hybrid ranking.
+   */
+  async nearestPages(
+    db: Db,
+    storage: VectorStorage,
+    scope: Pick<Scope, 'workspaceId' | 'userId'> & { spaceId?: string },
+    query: number[],
+    model: string,
+    limit: number,
+  ): Promise<{ type: 'page'; id: string; similarity: number }[]> {
+    const { rows } = await sql<{ type: 'page'; id: string; similarity: number }>`
+      select 'page' as type, kp.page_id as id, max(${similaritySql(storage, 'kp.embedding', query)})::float8 as similarity
+      from knowledge_passages kp join pages p on p.id = kp.page_id
+      where kp.workspace_id = ${scope.workspaceId} and p.workspace_id = ${scope.workspaceId} and p.deleted_at is null
+        and p.space_id in ${readableSpaceIds(db, scope.workspaceId, scope.userId)}${scope.spaceId ? sql` and p.space_id = ${scope.spaceId}` : sql``}
+        and ${openPage(scope)} and kp.embedding_model = ${model} and kp.embedding_dims = ${query.length}
+      group by kp.page_id order by similarity desc, kp.page_id limit ${limit}`.execute(db);
+    return rows.map((r) => ({ ...r, similarity: Number(r.similarity) }));
+  },
+
   /** The passages named, still readable by the caller (the filters again: nothing leaks between the two queries). */
   passages(db: Db, scope: Scope, ids: string[]) {
     if (!ids.length) return Promise.resolve([]);
@@ -196,6 +218,6 @@ export const knowledgeRepo = {
 };
 
 /** A passage's page is not closed to the searcher by a page restriction (the space filter is applied beside it). */
-const openPage = (scope: Scope) => pageOpenToSql(sql.ref('p.id'), scope.workspaceId, scope.userId);
+const openPage = (scope: Pick<Scope, 'workspaceId' | 'userId'>) => pageOpenToSql(sql.ref('p.id'), scope.workspaceId, scope.userId);
 
 const tagFilter = (tags: string[] | undefined) => (tags?.length ? sql`and m.tags && ${tags}::text[]` : sql``);

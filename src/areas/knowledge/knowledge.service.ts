@@ -78,6 +78,14 @@ export async function retrieve(
   });
 }
 
+/**
+ * The pages nearest in meaning to `vector` (their best passage each), among those the caller may read: what a
+ * search's hybrid ranking fuses with full text (areas/search/search.hybrid).
+ */
+export async function nearestPages(db: Db, scope: { workspaceId: string; userId: string; spaceId?: string }, vector: number[], model: string, limit: number) {
+  return knowledgeRepo.nearestPages(db, await vectorStorage(db), scope, vector, model, limit);
+}
+
 function embedQuery(embedder: Embedder, query: string): Promise<number[]> {
   return embedder.embed([query]).then(([vector]) => vector);
 }

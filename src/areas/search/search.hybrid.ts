@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { type Embedder, embedderFor } from '../../embeddings/index.js';
 import { fuse } from '../knowledge/knowledge.fusion.js';
+import { nearestPages } from '../knowledge/knowledge.service.js';
 import type { CollectionStats, RankPlan } from './search.plan.js';
 import type { RankedRow, SearchScope } from './search.repo.js';
 import { searchRepo } from './search.repo.js';
@@ -60,7 +61,7 @@ export async function hybridRank(
   const depth = Math.max(HYBRID.depth, limit);
   const lexical = await searchRepo.rank(db, scope, plan, stats, depth, { snippets: false });
   const v = await vector;
-  const found = v ? await searchRepo.nearestPages(db, scope, v, hybrid.embedder.model, depth) : [];
+  const found = v ? await nearestPages(db, scope, v, hybrid.embedder.model, depth) : [];
   const nearest = found.filter((p) => p.similarity > 0 && p.similarity >= HYBRID.floor * found[0].similarity);
   const ranked = nearest.length
     ? fuse([lexical, nearest], limit, { k: HYBRID.k, weights: [1, HYBRID.vectorWeight] }).map((f) => ({ type: f.type, id: f.id, score: f.similarity }))

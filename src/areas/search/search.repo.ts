@@ -1,6 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import { similaritySql, vectorStorage } from '../knowledge/knowledge.storage.js';
 import { pageOpenToSql } from '../pages/page-access.sql.js';
 import { readableSpaceIds } from '../spaces/spaces.access.js';
 import { tsLexeme } from './search.parse.js';
@@ -342,24 +341,6 @@ ${sql.join(
         case when s.type = 'page' then (select p.icon from pages p where p.id = s.id) end as icon
       from scored s order by s.score desc, s.updated_at desc, s.id collate "C"`,
     );
-  },
-
-  /**
-   * The pages whose passages (the knowledge index, `model`'s vectors) are nearest to `vector`, best passage per page,
-   * among the live pages of the scope the caller may read: the vector list of a hybrid search.
-   */
-  async nearestPages(db: Db, s: SearchScope, vector: number[], model: string, limit: number): Promise<{ type: 'page'; id: string; similarity: number }[]> {
-    const storage = await vectorStorage(db);
-    const rows = await run(
-      db,
-      sql<{ type: 'page'; id: string; similarity: number }>`
-      with ${withReadable(db, s)}
-      select 'page' as type, kp.page_id as id, max(${similaritySql(storage, 'kp.embedding', vector)})::float8 as similarity
-      from knowledge_passages kp join pages p on p.id = kp.page_id
-      where kp.workspace_id = ${s.workspaceId} and ${pageFilter(s, inRs)} and kp.embedding_model = ${model} and kp.embedding_dims = ${vector.length}
-      group by kp.page_id order by similarity desc, kp.page_id limit ${limit}`,
-    );
-    return rows.map((r) => ({ ...r, similarity: Number(r.similarity) }));
   },
 
   /**
