@@ -106,8 +106,7 @@ export async function storeLiveDocument(ctx: Ctx, pageId: string, doc: Y.Doc, se
       await historyRepo.extendCurrent(trx, page.workspaceId, pageId, version, union(current.contributors!, editors));
     } else {
       const author = editors[0] ?? page.updatedBy ?? page.createdBy;
-      await historyRepo.supersede(trx, page.workspaceId, pageId, page.content);
-      await historyRepo.insertCurrent(trx, {
+      await historyRepo.beginVersion(trx, page.content, {
         id: newId(),
         workspaceId: page.workspaceId,
         pageId,

@@ -289,8 +289,7 @@ export async function updatePageIfMatch(ctx: Ctx, pageId: string, input: z.infer
     }
     if (titleChanged || contentChanged) {
       patch.version = current.version + 1;
-      await historyRepo.supersede(trx, workspaceId, pageId, current.content);
-      await historyRepo.insertCurrent(trx, {
+      await historyRepo.beginVersion(trx, current.content, {
         id: newId(),
         workspaceId,
         pageId,

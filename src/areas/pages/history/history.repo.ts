@@ -66,6 +66,15 @@ export const historyRepo = {
       .execute();
   },
 
+  /**
+   * The page moves on to a new version (every writer: an update, a restore, a co-edited save): its current entry keeps
+   * the content it had (`previous`), and `entry` becomes the current one.
+   */
+  async beginVersion(db: Db, previous: DocJson, entry: NewEntry) {
+    await historyRepo.supersede(db, entry.workspaceId, entry.pageId, previous);
+    await historyRepo.insertCurrent(db, entry);
+  },
+
   /** The page's current entry (the one whose content is the page's own), to be superseded next. */
   findCurrent(db: Db, workspaceId: string, pageId: string) {
     return db

@@ -87,7 +87,6 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
     const previous = await historyRepo.findCurrent(trx, workspaceId, pageId);
     if (!previous) throw notFound('History entry', pageId);
     live = await liveChangeOf(ctx, trx, current, entry.content);
-    await historyRepo.supersede(trx, workspaceId, pageId, current.content);
     const historyId = newId();
     restore = {
       historyId,
@@ -97,7 +96,7 @@ export async function restorePage(ctx: Ctx, pageId: string, input: { historyId: 
       previousHistoryId: previous.id,
       previousVersion: previous.version,
     };
-    await historyRepo.insertCurrent(trx, {
+    await historyRepo.beginVersion(trx, current.content, {
       id: historyId,
       workspaceId,
       pageId,
