@@ -4,8 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { EVENTS_DISPATCH_JOB } from '../../src/areas/events/events.jobs.js';
+import { recordEvents } from '../../src/areas/events/events.record.js';
+import { PAGE_CHANGES_CHANNEL } from '../../src/areas/events/page-changes.js';
 import { type Database, openDatabase } from '../../src/db/index.js';
 import { enqueue, getJob } from '../../src/jobs/queue.js';
+import { connectRedis, requireRedis } from '../helpers/redis.js';
 import { ROOT, runKb } from './run-cli.js';
 
 /**
@@ -95,5 +99,48 @@ describe.skipIf(!serverUrl)('kb worker on PostgreSQL', slow, () => {
     }
     expect(await gone).toBe(0);
     expect(stderr).toBe('');
+  });
+
+  it('with REDIS_URL, sends the page changes its event dispatch commits through Redis, where the web instances listen', async (ctx) => {
+    const redis = await connectRedis();
+    if (!requireRedis(redis, ctx)) return;
+    const listener = redis.duplicate({ lazyConnect: false, enableOfflineQueue: true });
+    const heard: string[] = [];
+    listener.on('message', (_channel: string, message: string) => heard.push(...(JSON.parse(message) as string[])));
+    await listener.subscribe(PAGE_CHANGES_CHANNEL);
+    const db = database.db;
+    const workspaceId = `ws-${Date.now()}`;
+    await db.insertInto('workspaces').values({ id: workspaceId, name: 'Worker', hostname: workspaceId, settings: '{}' }).execute();
+    await recordEvents(db, { actor: null }, [{ workspaceId, type: 'page.updated', subject: { type: 'page', id: 'page-1' }, pageId: 'page-1' }]);
+    await enqueue(db, { kind: EVENTS_DISPATCH_JOB });
+
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/kb.js'), 'worker', '--concurrency', '1'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'silent',
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        KNOWLEDGE_INDEX_EVERY_MS: '600000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (d) => (stderr += d));
+    const gone = exited(child);
+    try {
+      const seen = await waitFor(
+        async () => heard,
+        (h) => h.includes('page-1'),
+        120_000,
+      );
+      expect(seen, stderr).toContain('page-1');
+    } finally {
+      child.kill('SIGTERM');
+      listener.disconnect();
+      redis.disconnect();
+    }
+    expect(await gone).toBe(0);
   });
 });

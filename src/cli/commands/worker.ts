@@ -27,9 +27,13 @@ export function registerWorker(program: Command) {
       const database = await openConfiguredDatabase(config);
       await migrateToLatest(database.db);
       const log = createLogger(config, 'worker');
+      // With Redis, what the jobs here dispatch reaches the web instances' live streams at once (notifications, MCP
+      // page subscriptions) instead of only through their polls.
+      const live = config.REDIS_URL ? await (await import('../live-publishers.js')).startLivePublishers(config.REDIS_URL, log) : undefined;
       const background = startBackground(database.db, createServiceEnv(config), Math.max(1, config.WORKERS), log);
       const stop = async () => {
         await background.stop();
+        live?.stop();
         await closeCpuPool();
         await database.close();
         process.exit(0);
