@@ -1,8 +1,10 @@
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { PageChangeFeed } from '../areas/events/page-changes.js';
-import { requirePageAccess } from '../areas/pages/pages.policy.js';
-import type { Ctx } from '../context.js';
-import { toAppError } from '../http/errors.js';
+import { openPages } from '../areas/pages/page-access.sql.js';
+import { memberScope } from '../areas/workspaces/member-scope.js';
+import { memberRole } from '../areas/workspaces/workspaces.policy.js';
+import { type Ctx, requireActor } from '../context.js';
+import { notFound } from '../errors.js';
 import { PAGE_URI_PREFIX } from './resources.js';
 
 /** How many pages one `subscriptions/listen` may follow. */
@@ -43,6 +45,7 @@ export async function refusedListen(ctx: Ctx, body: unknown) {
   });
   if (uris.length > MAX_FOLLOWED_PAGES)
     return refuse(`A subscription follows at most ${MAX_FOLLOWED_PAGES} pages; open several`, { code: 'VALIDATION_ERROR', max: MAX_FOLLOWED_PAGES });
+  const pageIds: string[] = [];
   for (const uri of uris) {
     const pageId = typeof uri === 'string' && uri.startsWith(PAGE_URI_PREFIX) ? uri.slice(PAGE_URI_PREFIX.length) : '';
     if (!pageId || pageId.length > 200)
@@ -50,13 +53,27 @@ export async function refusedListen(ctx: Ctx, body: unknown) {
         code: 'VALIDATION_ERROR',
         uri: String(uri).slice(0, 200),
       });
-    try {
-      await requirePageAccess(ctx, pageId, 'viewer');
-    } catch (err) {
-      const e = toAppError(err as Error);
-      if (e.status >= 500) throw err;
-      return refuse(`${e.code}: ${e.message}`, { code: e.code, uri });
-    }
+    pageIds.push(pageId);
   }
-  return undefined;
+  const open = await openToCaller(ctx, pageIds);
+  const refused = uris.find((_, i) => !open.has(pageIds[i]));
+  if (refused === undefined) return undefined;
+  const e = notFound('Page', pageIds[uris.indexOf(refused)]);
+  return refuse(`${e.code}: ${e.message}`, { code: e.code, uri: refused });
+}
+
+/** Which of these pages the caller can open: one query for their workspaces, then one check per workspace (usually one). */
+async function openToCaller(ctx: Ctx, pageIds: string[]): Promise<Set<string>> {
+  const open = new Set<string>();
+  if (!pageIds.length) return open;
+  const actor = requireActor(ctx);
+  const rows = await ctx.db.selectFrom('pages').select(['id', 'workspaceId']).where('id', 'in', pageIds).execute();
+  for (const workspaceId of new Set(rows.map((r) => r.workspaceId))) {
+    // Not a member, or a key or token limited to another workspace: none of its pages.
+    const { role } = await memberRole(ctx.db, workspaceId, memberScope(actor));
+    if (!role) continue;
+    const ids = rows.filter((r) => r.workspaceId === workspaceId).map((r) => r.id);
+    for (const r of await openPages(ctx.db, workspaceId, actor.userId).where('p.id', 'in', ids).select('p.id').execute()) open.add(r.id);
+  }
+  return open;
 }
