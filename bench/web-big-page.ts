@@ -16,7 +16,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, CDPSession } from 'playwright-core';
-import { launchChromium } from './lib/browser.js';
+import { launchChromium, signedInPage } from './lib/browser.js';
 import { type CpuProfile, heaviest, selfTime } from './lib/cpu-profile.js';
 import { describeLatencies, type Latencies } from './lib/sequential.js';
 import { startTarget } from './lib/target.js';
@@ -48,14 +48,8 @@ interface PageFigures {
 }
 
 async function measure(browser: Browser, baseUrl: string, email: string, url: string, label: string): Promise<PageFigures> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+  const page = await signedInPage(browser, baseUrl, email, PASSWORD);
+  const context = page.context();
   const editor = page.getByRole('textbox', { name: 'Page content' });
   const opening = Date.now();
   await page.goto(url);

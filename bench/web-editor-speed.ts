@@ -19,9 +19,9 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, CDPSession, Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { allBlocksMarkdown, diagramsAndEmbedsMarkdown, plainMarkdown } from './lib/all-blocks.js';
-import { launchChromium } from './lib/browser.js';
+import { launchChromium, signedInPage } from './lib/browser.js';
 import { type CpuProfile, heaviest, selfTime } from './lib/cpu-profile.js';
 import { type LighthouseFigures, lighthouse, medianFigures } from './lib/lighthouse.js';
 import { describeLatencies, percentile } from './lib/sequential.js';
@@ -49,18 +49,6 @@ function shellScripts(): { file: string; gzip: number }[] {
   const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
   const files = [...html.matchAll(/(?:src|href)="(\/[^"]+\.js)"/g)].map((m) => m[1]);
   return files.map((file) => ({ file, gzip: gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length }));
-}
-
-async function signedIn(browser: Browser, baseURL: string, email: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-  return page;
 }
 
 /** Typing at the page's end and at the start of a paragraph in its middle. */
@@ -172,7 +160,7 @@ try {
   const heavy = await made('Diagrams and embeds', diagramsAndEmbedsMarkdown(1000, true));
   const light = await made('Same text', diagramsAndEmbedsMarkdown(1000, false));
 
-  const page = await signedIn(browser, target.appUrl, email);
+  const page = await signedInPage(browser, target.appUrl, email, PASSWORD);
   if (PARTS.has('typing')) {
     const typed = { plain: [] as number[], allBlocks: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
